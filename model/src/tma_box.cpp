@@ -1,0 +1,31 @@
+#include "gemmscope/model/tma_box.hpp"
+
+#include "gemmscope/model/error.hpp"
+
+namespace gemmscope::model {
+
+void TmaBox::validate(bool allow_blackwell_modes) const {
+  require(rows >= 1 && rows <= 256, "box rows", rows, "must be in 1..256 (cuTensorMapEncodeTiled boxDim)");
+  require(inner_elems >= 1 && inner_elems <= 256, "box inner_elems", inner_elems,
+          "must be in 1..256 (cuTensorMapEncodeTiled boxDim)");
+  require(elem_bytes == 1 || elem_bytes == 2 || elem_bytes == 4 || elem_bytes == 8, "elem_bytes", elem_bytes,
+          "must be 1, 2, 4 or 8");
+  require(inner_bytes() % 16 == 0, "box inner bytes", inner_bytes(), "must be a multiple of 16");
+  if (swizzle == SwizzleMode::B128Atom32 && !allow_blackwell_modes)
+    throw ModelError("swizzle mode 128B-atom32B is Blackwell-only (sm_100); the H200 driver refuses it");
+  if (swizzle != SwizzleMode::None)
+    require(inner_bytes() <= swizzle_span_bytes(swizzle), "box inner bytes", inner_bytes(),
+            "must be at most the swizzle span of " + std::string(to_string(swizzle)) + " (" +
+                std::to_string(swizzle_span_bytes(swizzle)) + " bytes)");
+  const uint32_t align = swizzle_alignment_bytes(swizzle);
+  require(smem_base % align == 0, "smem_base", static_cast<long long>(smem_base),
+          "must be a multiple of " + std::to_string(align) + " bytes for swizzle " +
+              std::string(to_string(swizzle)));
+}
+
+uint64_t TmaBox::address(uint32_t row, uint32_t col) const {
+  const uint64_t linear = smem_base + uint64_t{row} * inner_bytes() + uint64_t{col} * elem_bytes;
+  return swizzle_address(swizzle, linear);
+}
+
+}  // namespace gemmscope::model
