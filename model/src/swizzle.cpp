@@ -18,8 +18,17 @@ std::string_view to_string(SwizzleMode mode) {
 SwizzleMode parse_swizzle_mode(std::string_view text) {
   for (SwizzleMode m : kAllSwizzleModes)
     if (to_string(m) == text) return m;
-  throw ModelError("swizzle mode '" + std::string(text) +
-                   "' is not one of none, 32B, 64B, 128B, 128B-atom32B");
+  throw ModelError("swizzle mode = '" + std::string(text) +
+                   "' must be one of none, 32B, 64B, 128B, 128B-atom32B");
+}
+
+Swizzle make_swizzle(int bits, int base, int shift) {
+  require(bits >= 0, "swizzle bits B", bits, "must be >= 0");
+  require(base >= 0, "swizzle base M", base, "must be >= 0");
+  require(shift >= bits, "swizzle shift S", shift,
+          "must be >= the bit count B = " + std::to_string(bits) + " (the XORed fields must not overlap)");
+  require(bits + base + shift <= 63, "swizzle B+M+S", bits + base + shift, "must be at most 63");
+  return Swizzle{bits, base, shift};
 }
 
 Swizzle swizzle_of(SwizzleMode mode) {

@@ -22,7 +22,15 @@ struct Swizzle {
   }
   // Size of the block on which the swizzle is a bijection (the repeat period).
   constexpr uint64_t period() const { return uint64_t{1} << (bits + base + shift); }
+  // The YYY and ZZZ fields must not overlap (shift >= bits), else the map is neither
+  // an involution nor a bijection; everything must fit in 64 bits.
+  constexpr bool valid() const {
+    return bits >= 0 && base >= 0 && shift >= bits && bits + base + shift <= 63;
+  }
 };
+
+// Swizzle<B,M,S> after checking valid(); throws ModelError naming the bad value.
+Swizzle make_swizzle(int bits, int base, int shift);
 
 // The modes of TMA tensor maps and of MMA descriptors, on byte addresses.
 enum class SwizzleMode { None, B32, B64, B128, B128Atom32 };
