@@ -1,0 +1,87 @@
+#pragma once
+// Golden hardware traces: what a probe kernel observed on a real GPU, written by
+// `gemmscope probe` and replayed through the model by verify/cpu/golden_replay_test.
+// The file format is described, with its version history, in traces/hw/README.md.
+#include <cstdint>
+#include <filesystem>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "gemmscope/model/error.hpp"
+
+namespace gemmscope::traces {
+
+// Version 1: the first format (traces/hw/README.md).
+inline constexpr int kGoldenSchemaVersion = 1;
+inline constexpr std::string_view kGoldenFormatName = "gemmscope-golden-trace";
+
+// A golden file that cannot be read or breaks the format. The message names the
+// source file, the field and the rule: "tma.json: cases[3].status = "maybe" must be ok or failed".
+class GoldenError : public model::ModelError {
+ public:
+  using model::ModelError::ModelError;
+};
+
+struct GpuInfo {
+  std::string name;            // cudaDeviceProp::name, e.g. "NVIDIA H200"
+  int compute_major = 0;       // 9 for sm_90
+  int compute_minor = 0;
+  int driver_version = 0;      // cudaDriverGetVersion, e.g. 12080
+  int runtime_version = 0;     // cudaRuntimeGetVersion of the probe binary
+  int sm_count = 0;
+  int clock_khz = 0;           // cudaDevAttrClockRate at probe time (0 if unknown)
+};
+
+enum class CaseStatus { Ok, Failed };
+
+// One probe case: its parameters and what the hardware did. `observed` is the
+// probe's own record (schema per probe in traces/hw/README.md); a failed case has
+// an error instead and no observation the replay may use.
+struct GoldenCase {
+  std::string name;
+  CaseStatus status = CaseStatus::Ok;
+  std::string error;             // non-empty exactly when status == Failed
+  nlohmann::json params = nlohmann::json::object();
+  nlohmann::json observed = nlohmann::json::object();
+};
+
+struct GoldenTrace {
+  int schema_version = kGoldenSchemaVersion;
+  std::string probe;             // file stem: letters, digits, '.', '_', '-'
+  std::string description;
+  std::vector<std::string> settles;  // the facts the probe settles, one line each
+  GpuInfo gpu;
+  std::string date;              // UTC, ISO 8601: 2025-01-31T12:00:00Z
+  std::string commit;            // git commit of the probe source ("unknown" if not known)
+  std::vector<GoldenCase> cases;
+
+  std::size_t failed_cases() const;
+  const GoldenCase* find_case(std::string_view name) const;  // nullptr if absent
+};
+
+// Letters, digits, '.', '_', '-' only, 1..64 characters (what comes back from the GPU machine).
+bool valid_probe_name(std::string_view name);
+
+nlohmann::json to_json(const GoldenTrace& trace);
+// Validates every field; `source` names the file in error messages.
+GoldenTrace golden_from_json(const nlohmann::json& doc, const std::string& source);
+GoldenTrace read_golden(const std::filesystem::path& path);
+// Writes `<dir>/<probe>.json` (pretty, one array row per line kept compact) and returns the path.
+std::filesystem::path write_golden(const std::filesystem::path& dir, const GoldenTrace& trace);
+// Every *.json under `dir`, sorted by name; empty when the folder is missing.
+std::vector<std::filesystem::path> list_golden_files(const std::filesystem::path& dir);
+
+// Typed readers for a case's params/observed, throwing GoldenError "source: where.key ..."
+// when a key is missing, has the wrong type, or an array has the wrong length.
+int64_t golden_int(const nlohmann::json& obj, std::string_view key, const std::string& where);
+std::string golden_string(const nlohmann::json& obj, std::string_view key, const std::string& where);
+// expected_size < 0: any length.
+std::vector<int64_t> golden_int_array(const nlohmann::json& obj, std::string_view key, const std::string& where,
+                                      long long expected_size = -1);
+std::vector<double> golden_number_array(const nlohmann::json& obj, std::string_view key, const std::string& where,
+                                        long long expected_size = -1);
+
+}  // namespace gemmscope::traces

@@ -1,0 +1,310 @@
+#include "gemmscope/traces/golden.hpp"
+
+#include <algorithm>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+namespace gemmscope::traces {
+
+using nlohmann::json;
+
+namespace {
+
+[[noreturn]] void fail(const std::string& source, const std::string& field, const std::string& rule) {
+  throw GoldenError(source + ": " + field + " " + rule);
+}
+
+std::string shown(const json& value) {
+  std::string text = value.dump();
+  if (text.size() > 60) text = text.substr(0, 57) + "...";
+  return text;
+}
+
+const json& member(const json& obj, std::string_view key, const std::string& where) {
+  if (!obj.is_object()) fail(where, "", "is not a JSON object");
+  const auto it = obj.find(std::string(key));
+  if (it == obj.end()) fail(where, std::string(key), "is missing");
+  return *it;
+}
+
+std::string field_name(const std::string& where, std::string_view key) {
+  // "file: cases[2].observed" + key -> "file: cases[2].observed.key"
+  return where + "." + std::string(key);
+}
+
+int64_t int_member(const json& obj, std::string_view key, const std::string& source, const std::string& path) {
+  const json& v = member(obj, key, source);
+  if (!v.is_number_integer()) fail(source, path + std::string(key) + " = " + shown(v), "must be an integer");
+  return v.get<int64_t>();
+}
+
+std::string string_member(const json& obj, std::string_view key, const std::string& source, const std::string& path) {
+  const json& v = member(obj, key, source);
+  if (!v.is_string()) fail(source, path + std::string(key) + " = " + shown(v), "must be a string");
+  return v.get<std::string>();
+}
+
+// Pretty at object level, compact for arrays of scalars (observations are long
+// integer arrays; one element per line would make the files unreadable).
+void dump_compact(const json& value, std::ostringstream& out, int indent) {
+  const std::string pad(indent, ' ');
+  const std::string pad_in(indent + 2, ' ');
+  if (value.is_object()) {
+    if (value.empty()) {
+      out << "{}";
+      return;
+    }
+    out << "{\n";
+    bool first = true;
+    for (auto it = value.begin(); it != value.end(); ++it) {
+      if (!first) out << ",\n";
+      first = false;
+      out << pad_in << json(it.key()).dump() << ": ";
+      dump_compact(it.value(), out, indent + 2);
+    }
+    out << "\n" << pad << "}";
+  } else if (value.is_array()) {
+    const bool scalars = std::all_of(value.begin(), value.end(), [](const json& e) { return e.is_primitive(); });
+    if (scalars) {
+      out << value.dump();
+      return;
+    }
+    out << "[\n";
+    bool first = true;
+    for (const json& e : value) {
+      if (!first) out << ",\n";
+      first = false;
+      out << pad_in;
+      dump_compact(e, out, indent + 2);
+    }
+    out << "\n" << pad << "]";
+  } else {
+    out << value.dump();
+  }
+}
+
+}  // namespace
+
+std::size_t GoldenTrace::failed_cases() const {
+  return static_cast<std::size_t>(
+      std::count_if(cases.begin(), cases.end(), [](const GoldenCase& c) { return c.status == CaseStatus::Failed; }));
+}
+
+const GoldenCase* GoldenTrace::find_case(std::string_view name) const {
+  for (const GoldenCase& c : cases)
+    if (c.name == name) return &c;
+  return nullptr;
+}
+
+bool valid_probe_name(std::string_view name) {
+  if (name.empty() || name.size() > 64) return false;
+  return std::all_of(name.begin(), name.end(), [](char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' || c == '_' ||
+           c == '-';
+  });
+}
+
+json to_json(const GoldenTrace& trace) {
+  json doc;
+  doc["format"] = kGoldenFormatName;
+  doc["schema_version"] = trace.schema_version;
+  doc["probe"] = trace.probe;
+  doc["description"] = trace.description;
+  doc["settles"] = trace.settles;
+  doc["gpu"] = {{"name", trace.gpu.name},
+                {"compute_capability", std::to_string(trace.gpu.compute_major) + "." +
+                                           std::to_string(trace.gpu.compute_minor)},
+                {"compute_major", trace.gpu.compute_major},
+                {"compute_minor", trace.gpu.compute_minor},
+                {"driver_version", trace.gpu.driver_version},
+                {"runtime_version", trace.gpu.runtime_version},
+                {"sm_count", trace.gpu.sm_count},
+                {"clock_khz", trace.gpu.clock_khz}};
+  doc["date"] = trace.date;
+  doc["commit"] = trace.commit;
+  doc["case_count"] = trace.cases.size();
+  doc["failed_case_count"] = trace.failed_cases();
+  json cases = json::array();
+  for (const GoldenCase& c : trace.cases) {
+    json jc;
+    jc["name"] = c.name;
+    jc["status"] = c.status == CaseStatus::Ok ? "ok" : "failed";
+    jc["params"] = c.params;
+    if (c.status == CaseStatus::Failed) jc["error"] = c.error;
+    jc["observed"] = c.observed;
+    cases.push_back(std::move(jc));
+  }
+  doc["cases"] = std::move(cases);
+  return doc;
+}
+
+GoldenTrace golden_from_json(const json& doc, const std::string& source) {
+  if (!doc.is_object()) fail(source, "document", "must be a JSON object (a golden trace)");
+  GoldenTrace t;
+  const std::string format = string_member(doc, "format", source, "");
+  if (format != kGoldenFormatName)
+    fail(source, "format = \"" + format + "\"", "must be \"" + std::string(kGoldenFormatName) + "\"");
+  t.schema_version = static_cast<int>(int_member(doc, "schema_version", source, ""));
+  if (t.schema_version < 1 || t.schema_version > kGoldenSchemaVersion)
+    fail(source, "schema_version = " + std::to_string(t.schema_version),
+         "is not supported by this reader (1.." + std::to_string(kGoldenSchemaVersion) + ")");
+  t.probe = string_member(doc, "probe", source, "");
+  if (!valid_probe_name(t.probe))
+    fail(source, "probe = \"" + t.probe + "\"", "must be 1..64 of letters, digits, '.', '_', '-'");
+  t.description = string_member(doc, "description", source, "");
+  const json& settles = member(doc, "settles", source);
+  if (!settles.is_array()) fail(source, "settles", "must be an array of strings");
+  for (const json& s : settles) {
+    if (!s.is_string()) fail(source, "settles[] = " + shown(s), "must be a string");
+    t.settles.push_back(s.get<std::string>());
+  }
+  const json& gpu = member(doc, "gpu", source);
+  if (!gpu.is_object()) fail(source, "gpu", "must be an object");
+  t.gpu.name = string_member(gpu, "name", source, "gpu.");
+  if (t.gpu.name.empty()) fail(source, "gpu.name", "must not be empty");
+  t.gpu.compute_major = static_cast<int>(int_member(gpu, "compute_major", source, "gpu."));
+  t.gpu.compute_minor = static_cast<int>(int_member(gpu, "compute_minor", source, "gpu."));
+  if (t.gpu.compute_major < 1 || t.gpu.compute_minor < 0)
+    fail(source, "gpu.compute_major = " + std::to_string(t.gpu.compute_major), "must be a compute capability >= 1.0");
+  const std::string cc = string_member(gpu, "compute_capability", source, "gpu.");
+  if (cc != std::to_string(t.gpu.compute_major) + "." + std::to_string(t.gpu.compute_minor))
+    fail(source, "gpu.compute_capability = \"" + cc + "\"", "must agree with compute_major.compute_minor");
+  t.gpu.driver_version = static_cast<int>(int_member(gpu, "driver_version", source, "gpu."));
+  t.gpu.runtime_version = static_cast<int>(int_member(gpu, "runtime_version", source, "gpu."));
+  if (t.gpu.driver_version <= 0 || t.gpu.runtime_version <= 0)
+    fail(source, "gpu.driver_version/runtime_version", "must be positive CUDA version numbers");
+  t.gpu.sm_count = static_cast<int>(int_member(gpu, "sm_count", source, "gpu."));
+  t.gpu.clock_khz = static_cast<int>(int_member(gpu, "clock_khz", source, "gpu."));
+  t.date = string_member(doc, "date", source, "");
+  // YYYY-MM-DDTHH:MM:SSZ
+  const bool date_ok = t.date.size() == 20 && t.date[4] == '-' && t.date[7] == '-' && t.date[10] == 'T' &&
+                       t.date[13] == ':' && t.date[16] == ':' && t.date[19] == 'Z';
+  if (!date_ok) fail(source, "date = \"" + t.date + "\"", "must be UTC ISO 8601, YYYY-MM-DDTHH:MM:SSZ");
+  t.commit = string_member(doc, "commit", source, "");
+  if (t.commit.empty()) fail(source, "commit", "must not be empty (write \"unknown\" when not known)");
+
+  const json& cases = member(doc, "cases", source);
+  if (!cases.is_array()) fail(source, "cases", "must be an array");
+  std::set<std::string> names;
+  for (std::size_t i = 0; i < cases.size(); ++i) {
+    const std::string path = "cases[" + std::to_string(i) + "].";
+    const json& jc = cases[i];
+    if (!jc.is_object()) fail(source, "cases[" + std::to_string(i) + "]", "must be an object");
+    GoldenCase c;
+    c.name = string_member(jc, "name", source, path);
+    if (c.name.empty()) fail(source, path + "name", "must not be empty");
+    if (!names.insert(c.name).second) fail(source, path + "name = \"" + c.name + "\"", "appears twice");
+    const std::string status = string_member(jc, "status", source, path);
+    if (status == "ok") {
+      c.status = CaseStatus::Ok;
+    } else if (status == "failed") {
+      c.status = CaseStatus::Failed;
+    } else {
+      fail(source, path + "status = \"" + status + "\"", "must be ok or failed");
+    }
+    c.params = member(jc, "params", source);
+    if (!c.params.is_object()) fail(source, path + "params", "must be an object");
+    c.observed = member(jc, "observed", source);
+    if (!c.observed.is_object()) fail(source, path + "observed", "must be an object");
+    if (c.status == CaseStatus::Failed) {
+      c.error = string_member(jc, "error", source, path);
+      if (c.error.empty()) fail(source, path + "error", "must say why a failed case failed");
+    } else {
+      if (jc.contains("error")) fail(source, path + "error", "must be absent when status is ok");
+      if (c.observed.empty()) fail(source, path + "observed", "must not be empty when status is ok");
+    }
+    t.cases.push_back(std::move(c));
+  }
+  if (doc.contains("case_count") && int_member(doc, "case_count", source, "") != static_cast<int64_t>(t.cases.size()))
+    fail(source, "case_count = " + doc["case_count"].dump(),
+         "must equal the number of cases (" + std::to_string(t.cases.size()) + "); the file is truncated or edited");
+  return t;
+}
+
+GoldenTrace read_golden(const std::filesystem::path& path) {
+  const std::string source = path.filename().string();
+  std::ifstream in(path);
+  if (!in) throw GoldenError(source + ": cannot open " + path.string());
+  json doc;
+  try {
+    doc = json::parse(in);
+  } catch (const json::parse_error& e) {
+    throw GoldenError(source + ": not valid JSON: " + e.what());
+  }
+  return golden_from_json(doc, source);
+}
+
+std::filesystem::path write_golden(const std::filesystem::path& dir, const GoldenTrace& trace) {
+  if (!valid_probe_name(trace.probe))
+    throw GoldenError("probe = \"" + trace.probe + "\" must be 1..64 of letters, digits, '.', '_', '-'");
+  std::filesystem::create_directories(dir);
+  const std::filesystem::path path = dir / (trace.probe + ".json");
+  std::ostringstream text;
+  dump_compact(to_json(trace), text, 0);
+  text << "\n";
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  if (!out) throw GoldenError(path.string() + ": cannot open for writing");
+  out << text.str();
+  out.close();
+  if (!out) throw GoldenError(path.string() + ": write failed");
+  return path;
+}
+
+std::vector<std::filesystem::path> list_golden_files(const std::filesystem::path& dir) {
+  std::vector<std::filesystem::path> files;
+  std::error_code ec;
+  if (!std::filesystem::is_directory(dir, ec)) return files;
+  for (const auto& entry : std::filesystem::directory_iterator(dir))
+    if (entry.is_regular_file() && entry.path().extension() == ".json") files.push_back(entry.path());
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
+int64_t golden_int(const json& obj, std::string_view key, const std::string& where) {
+  const json& v = member(obj, key, where);
+  if (!v.is_number_integer()) throw GoldenError(field_name(where, key) + " = " + shown(v) + " must be an integer");
+  return v.get<int64_t>();
+}
+
+std::string golden_string(const json& obj, std::string_view key, const std::string& where) {
+  const json& v = member(obj, key, where);
+  if (!v.is_string()) throw GoldenError(field_name(where, key) + " = " + shown(v) + " must be a string");
+  return v.get<std::string>();
+}
+
+std::vector<int64_t> golden_int_array(const json& obj, std::string_view key, const std::string& where,
+                                      long long expected_size) {
+  const json& v = member(obj, key, where);
+  if (!v.is_array()) throw GoldenError(field_name(where, key) + " must be an array of integers");
+  if (expected_size >= 0 && static_cast<long long>(v.size()) != expected_size)
+    throw GoldenError(field_name(where, key) + " has " + std::to_string(v.size()) + " entries, expected " +
+                      std::to_string(expected_size));
+  std::vector<int64_t> out;
+  out.reserve(v.size());
+  for (std::size_t i = 0; i < v.size(); ++i) {
+    if (!v[i].is_number_integer())
+      throw GoldenError(field_name(where, key) + "[" + std::to_string(i) + "] = " + shown(v[i]) +
+                        " must be an integer");
+    out.push_back(v[i].get<int64_t>());
+  }
+  return out;
+}
+
+std::vector<double> golden_number_array(const json& obj, std::string_view key, const std::string& where,
+                                        long long expected_size) {
+  const json& v = member(obj, key, where);
+  if (!v.is_array()) throw GoldenError(field_name(where, key) + " must be an array of numbers");
+  if (expected_size >= 0 && static_cast<long long>(v.size()) != expected_size)
+    throw GoldenError(field_name(where, key) + " has " + std::to_string(v.size()) + " entries, expected " +
+                      std::to_string(expected_size));
+  std::vector<double> out;
+  for (std::size_t i = 0; i < v.size(); ++i) {
+    if (!v[i].is_number())
+      throw GoldenError(field_name(where, key) + "[" + std::to_string(i) + "] = " + shown(v[i]) + " must be a number");
+    out.push_back(v[i].get<double>());
+  }
+  return out;
+}
+
+}  // namespace gemmscope::traces
