@@ -1,0 +1,71 @@
+#pragma once
+// The Hopper kernels' own address code: wgmma shared-memory descriptors and the
+// swizzled epilogue addresses. __host__ __device__, with no dependency on the
+// model: verify/cpu/kernels_vs_model_test.cpp holds it against model/.
+#include <cstdint>
+
+#include "common/hd.hpp"
+
+namespace gemmscope::sm90 {
+
+// wgmma descriptor swizzle codes (bits 62-63).
+enum : uint32_t { kDescSwizzleNone = 0, kDescSwizzle128B = 1, kDescSwizzle64B = 2, kDescSwizzle32B = 3 };
+
+// Field packing of the wgmma shared-memory descriptor: 14-bit fields of byte
+// values >> 4 at bits 0, 16, 32; swizzle at 62. Base offset stays 0 because every
+// swizzled tile here starts on a 1024-byte boundary.
+GEMMSCOPE_HD constexpr uint64_t smem_desc(uint32_t start_bytes, uint32_t lbo_bytes, uint32_t sbo_bytes,
+                                          uint32_t swizzle_code) {
+  return (uint64_t{(start_bytes & 0x3FFFFu) >> 4}) | (uint64_t{(lbo_bytes & 0x3FFFFu) >> 4} << 16) |
+         (uint64_t{(sbo_bytes & 0x3FFFFu) >> 4} << 32) | (uint64_t{swizzle_code & 3u} << 62);
+}
+
+// Kernel 2's "interleaved" K-major tile: one TMA box of 8 elements (16 bytes) x
+// tile_rows rows per 8-element K chunk, chunks stacked, so core matrix (row group
+// g, chunk c) sits at c * tile_rows * 16 + g * 128.
+GEMMSCOPE_HD constexpr uint32_t interleaved_chunk_bytes(uint32_t tile_rows) { return tile_rows * 16u; }
+GEMMSCOPE_HD constexpr uint64_t desc_kmajor_interleaved(uint32_t tile_base, uint32_t tile_rows, uint32_t row0,
+                                                        uint32_t k0_elems) {
+  // bf16: one K chunk = 8 elements.
+  const uint32_t start = tile_base + (k0_elems / 8u) * interleaved_chunk_bytes(tile_rows) + row0 * 16u;
+  return smem_desc(start, /*lbo: next core matrix in K*/ interleaved_chunk_bytes(tile_rows),
+                   /*sbo: next 8-row group*/ 128u, kDescSwizzleNone);
+}
+
+// Kernels 3+: K-major bf16 tile of 64 elements (128 bytes) per row, 128B swizzle,
+// 1024-byte aligned base. An 8-row group is 1024 bytes (SBO); LBO is unused (1).
+// Advancing K inside the swizzle row adds the unswizzled byte offset.
+GEMMSCOPE_HD constexpr uint64_t desc_kmajor_sw128(uint32_t tile_base, uint32_t row0, uint32_t k0_elems) {
+  return smem_desc(tile_base + row0 * 128u + k0_elems * 2u, 16u, 1024u, kDescSwizzle128B);
+}
+
+// Epilogue staging tile: rows of 64 bf16 (128 bytes), 128B swizzle on a
+// 1024-byte aligned base: 16-byte chunk index XOR (row % 8).
+GEMMSCOPE_HD constexpr uint32_t sw128_offset(uint32_t row, uint32_t col_elems) {
+  const uint32_t chunk = (col_elems * 2u) / 16u;
+  const uint32_t within = (col_elems * 2u) % 16u;
+  return row * 128u + ((chunk ^ (row % 8u)) * 16u) + within;
+}
+
+// wgmma m64nNk16 fp32 accumulator: thread t (0..127) of the warpgroup, register i.
+GEMMSCOPE_HD constexpr uint32_t accumulator_row(uint32_t thread, uint32_t reg) {
+  return 16u * (thread / 32u) + (thread % 32u) / 4u + 8u * ((reg >> 1) & 1u);
+}
+GEMMSCOPE_HD constexpr uint32_t accumulator_col(uint32_t thread, uint32_t reg) {
+  return 2u * (thread % 4u) + (reg & 1u) + 8u * (reg >> 2);
+}
+
+// stmatrix.x4 of accumulator column block j (8 columns) pair {j, j+1}: lane l
+// supplies the row address of matrix q = l/8: rows (q&1)*8 + l%8 of the warp's
+// 16-row slab, columns 8*(j + q/2). Returns (row within the 64-row warpgroup tile,
+// first column) of the row lane l addresses, for warp w.
+struct StmatrixRow {
+  uint32_t row;
+  uint32_t col;
+};
+GEMMSCOPE_HD constexpr StmatrixRow stmatrix_x4_row(uint32_t warp, uint32_t lane, uint32_t col_block_pair) {
+  const uint32_t q = lane / 8u;
+  return StmatrixRow{16u * warp + (q & 1u) * 8u + lane % 8u, 8u * (2u * col_block_pair + q / 2u)};
+}
+
+}  // namespace gemmscope::sm90

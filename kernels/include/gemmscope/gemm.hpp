@@ -1,0 +1,63 @@
+#pragma once
+// gemmscope::gemm: C[M,N] = A[M,K] * B[N,K]^T, bf16 in, fp32 accumulate, bf16 out,
+// all row-major and contiguous (A and B K-major). Every shape with M, N, K >= 1.
+#include <cuda_bf16.h>
+#include <cuda_runtime.h>
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace gemmscope {
+
+using bf16 = __nv_bfloat16;
+
+struct GemmShape {
+  int64_t m = 0, n = 0, k = 0;
+};
+
+struct GemmOperands {
+  const bf16* a = nullptr;  // M x K, row-major
+  const bf16* b = nullptr;  // N x K, row-major
+  bf16* c = nullptr;        // M x N, row-major
+};
+
+// A refused input: the message names the value and the rule.
+class GemmError : public std::invalid_argument {
+ public:
+  using std::invalid_argument::invalid_argument;
+};
+
+// One kernel of the ladder.
+struct KernelInfo {
+  std::string name;         // "k01", "k02", ...
+  std::string file;         // "kernels/sm90/k01_naive.cu"
+  std::string idea;         // one line: what this step adds
+  // Empty when the kernel can run this problem; else why not (value and rule).
+  std::string (*can_implement)(const GemmShape&, const GemmOperands&);
+  void (*launch)(const GemmShape&, const GemmOperands&, cudaStream_t);
+};
+
+// The Hopper ladder in order.
+const std::vector<KernelInfo>& sm90_kernels();
+// Throws GemmError listing the known names.
+const KernelInfo& find_kernel(const std::string& name);
+
+// Checks common to every kernel (sizes >= 1, non-null pointers, C not overlapping
+// A or B); empty when fine.
+std::string validate_problem(const GemmShape& shape, const GemmOperands& ops);
+
+// Runs the product with `kernel` ("auto": the fastest kernel that can implement
+// the shape, falling back to slower ones where TMA's alignment rules forbid the
+// fast path). Throws GemmError on refused input; launch errors as std::runtime_error.
+void gemm(const GemmShape& shape, const GemmOperands& ops, cudaStream_t stream = nullptr,
+          const std::string& kernel = "auto");
+
+// Which kernel "auto" picks for this problem.
+const KernelInfo& select_kernel(const GemmShape& shape, const GemmOperands& ops);
+
+// Throws std::runtime_error with the CUDA error string and the call site.
+void check_cuda(cudaError_t err, const char* what);
+
+}  // namespace gemmscope
