@@ -1,0 +1,153 @@
+// gemmscope banks: the shared-memory bank cost of a built-in access pattern (the
+// warp instructions a GEMM kernel issues over a 64x64 bf16 tile), per instruction,
+// per phase, with the lanes that collide in each bank. The model: model/banks.hpp
+// (the phase rule is UNCONFIRMED on hardware) and model/access_patterns.hpp.
+#include <cstdio>
+#include <memory>
+#include <stdexcept>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "command.hpp"
+#include "gemmscope/model/access_patterns.hpp"
+#include "gemmscope/model/banks.hpp"
+
+namespace gemmscope::cli {
+namespace {
+
+struct BanksArgs {
+  std::string pattern;
+  std::string swizzle = "none";
+  long long base = 0;
+  bool list = false;
+  bool json = false;
+  bool all = false;
+  bool summary = false;
+};
+
+// "0-7,9,12-15" for a lane mask.
+std::string lane_ranges(uint32_t mask) {
+  std::string out;
+  for (int t = 0; t < 32;) {
+    if (!((mask >> t) & 1u)) { ++t; continue; }
+    int end = t;
+    while (end + 1 < 32 && ((mask >> (end + 1)) & 1u)) ++end;
+    if (!out.empty()) out += ",";
+    out += end == t ? std::to_string(t) : std::to_string(t) + "-" + std::to_string(end);
+    t = end + 1;
+  }
+  return out.empty() ? "none" : out;
+}
+
+std::string lane_list(const std::vector<int>& lanes) {
+  uint32_t mask = 0;
+  for (int l : lanes) mask |= 1u << l;
+  return lane_ranges(mask);
+}
+
+void print_list() {
+  for (const model::NamedPattern& p : model::builtin_patterns())
+    std::printf("%-36s %s\n", p.name.c_str(), p.description.c_str());
+}
+
+nlohmann::json to_json(const model::AccessCost& c, const model::WarpAccess& a) {
+  nlohmann::json phases = nlohmann::json::array();
+  for (const model::PhaseCost& p : c.phases) {
+    nlohmann::json collisions = nlohmann::json::array();
+    for (const model::BankCollision& b : p.collisions) {
+      nlohmann::json words = nlohmann::json::array();
+      for (size_t i = 0; i < b.words.size(); ++i) words.push_back({{"address", b.words[i]}, {"lanes", b.word_lanes[i]}});
+      collisions.push_back({{"bank", b.bank}, {"lanes", b.lanes}, {"words", words}});
+    }
+    phases.push_back({{"lanes", lane_ranges(p.lanes)}, {"distinct_words", p.distinct_words},
+                      {"wavefronts", p.wavefronts}, {"ideal", p.ideal}, {"conflicts", p.conflicts()},
+                      {"collisions", collisions}});
+  }
+  nlohmann::json addresses = nlohmann::json::array();
+  for (int t = 0; t < model::kWarpSize; ++t)
+    addresses.push_back(a.active(t) ? nlohmann::json(a.address[t]) : nlohmann::json(nullptr));
+  return {{"label", a.label}, {"kind", std::string(model::to_string(a.kind))}, {"width_bytes", a.width_bytes},
+          {"addresses", addresses}, {"wavefronts", c.wavefronts}, {"ideal", c.ideal},
+          {"conflicts", c.conflicts()}, {"phases", phases}};
+}
+
+void print_detail(int index, const model::AccessCost& c, const model::WarpAccess& a) {
+  std::printf("instruction %d: %s (%s, %d bytes per lane, lanes %s)\n", index, a.label.c_str(),
+              std::string(model::to_string(a.kind)).c_str(), a.width_bytes, lane_ranges(a.active_mask).c_str());
+  for (const model::PhaseCost& p : c.phases) {
+    std::printf("  phase lanes %-6s %2d wavefronts, ideal %d, conflicts %d (%d distinct words)\n",
+                lane_ranges(p.lanes).c_str(), p.wavefronts, p.ideal, p.conflicts(), p.distinct_words);
+    for (const model::BankCollision& b : p.collisions) {
+      std::printf("    bank %2d: %zu distinct words from lanes %s:", b.bank, b.words.size(), lane_list(b.lanes).c_str());
+      for (size_t i = 0; i < b.words.size(); ++i)
+        std::printf(" %llu<-%s", static_cast<unsigned long long>(b.words[i]), lane_list(b.word_lanes[i]).c_str());
+      std::printf("\n");
+    }
+  }
+}
+
+void run(const BanksArgs& args) {
+  if (args.list) {
+    print_list();
+    return;
+  }
+  if (args.pattern.empty())
+    throw std::invalid_argument("--pattern = (none): give --pattern NAME, or --list for the names");
+  if (args.base < 0) throw std::invalid_argument("--base = " + std::to_string(args.base) + " must be >= 0");
+  const model::NamedPattern& pattern = model::find_pattern(args.pattern);
+  const model::SwizzleMode mode = model::parse_swizzle_mode(args.swizzle);
+  const std::vector<model::WarpAccess> accesses = pattern.make(mode, static_cast<uint64_t>(args.base));
+  const model::SequenceCost cost = model::analyze(accesses);
+  const std::string mode_name(model::to_string(mode));
+
+  if (args.json) {
+    nlohmann::json instructions = nlohmann::json::array();
+    for (size_t i = 0; i < accesses.size(); ++i) instructions.push_back(to_json(cost.instructions[i], accesses[i]));
+    nlohmann::json j{{"pattern", pattern.name}, {"swizzle", mode_name}, {"base", args.base},
+                     {"phase_rule", "128 bytes per phase (unconfirmed)"}, {"wavefronts", cost.wavefronts},
+                     {"ideal", cost.ideal}, {"conflicts", cost.conflicts()},
+                     {"instruction_count", accesses.size()}};
+    if (!args.summary) j["instructions"] = instructions;
+    std::printf("%s\n", j.dump().c_str());
+    return;
+  }
+
+  std::printf("%s, swizzle %s, base %lld: %zu instructions\n", pattern.name.c_str(), mode_name.c_str(), args.base,
+              accesses.size());
+  std::printf("total: %d wavefronts, ideal %d, conflicts %d  (phase rule: 128 bytes per phase, unconfirmed)\n",
+              cost.wavefronts, cost.ideal, cost.conflicts());
+  if (args.summary) return;
+  std::printf("\n%5s %10s %6s %9s  %-18s %s\n", "instr", "wavefronts", "ideal", "conflicts", "wavefronts/phase",
+              "label");
+  for (size_t i = 0; i < accesses.size(); ++i) {
+    const model::AccessCost& c = cost.instructions[i];
+    std::string per_phase;
+    for (const model::PhaseCost& p : c.phases) per_phase += (per_phase.empty() ? "" : " ") + std::to_string(p.wavefronts);
+    std::printf("%5zu %10d %6d %9d  %-18s %s\n", i, c.wavefronts, c.ideal, c.conflicts(), per_phase.c_str(),
+                accesses[i].label.c_str());
+  }
+  std::printf("\n");
+  const size_t shown = args.all ? accesses.size() : std::min<size_t>(1, accesses.size());
+  for (size_t i = 0; i < shown; ++i) print_detail(static_cast<int>(i), cost.instructions[i], accesses[i]);
+  if (!args.all && accesses.size() > 1)
+    std::printf("(details of instruction 0 only; --all shows every instruction)\n");
+}
+
+const Registration registration{"banks", [](CLI::App& root) {
+  auto args = std::make_shared<BanksArgs>();
+  CLI::App* cmd = root.add_subcommand(
+      "banks", "Shared-memory bank conflicts of a built-in warp access pattern: wavefronts per phase, colliding lanes");
+  cmd->add_option("--pattern", args->pattern, "Built-in pattern name (see --list)");
+  cmd->add_option("--swizzle", args->swizzle, "Tile swizzle: none, 32B, 64B, 128B, 128B-atom32B")->capture_default_str();
+  cmd->add_option("--base", args->base, "Tile base byte address (a multiple of the swizzle's alignment)")
+      ->capture_default_str();
+  cmd->add_flag("--list", args->list, "List the built-in patterns");
+  cmd->add_flag("--json", args->json, "Print JSON instead of text");
+  cmd->add_flag("--all", args->all, "Text: show the phases and collisions of every instruction, not only the first");
+  cmd->add_flag("--summary", args->summary, "Only the totals (wavefronts, ideal, conflicts)");
+  cmd->callback([args] { run(*args); });
+}};
+
+}  // namespace
+}  // namespace gemmscope::cli
