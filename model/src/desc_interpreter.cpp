@@ -34,24 +34,28 @@ void CanonicalSmemLayout::check_operand(const OperandExtent& op) const {
   const uint32_t span = swizzle_span_bytes(swizzle);
   if (op.major == OperandMajor::K) {
     require(op.rows % 8 == 0, "rows", op.rows, "must be a multiple of 8 (core matrix height) for K-major");
-    require(op.k_elems % t_elems == 0, "k", op.k_elems,
-            "must be a multiple of " + std::to_string(t_elems) + " elements (16-byte core matrix width) for K-major");
+    if (!(op.k_elems % t_elems == 0))
+      require(false, "k", op.k_elems,
+              "must be a multiple of " + std::to_string(t_elems) + " elements (16-byte core matrix width) for K-major");
     if (swizzle != SwizzleMode::None)
-      require(uint64_t{op.k_elems} * op.elem_bytes <= span, "k bytes", uint64_t{op.k_elems} * op.elem_bytes,
-              "must be at most the swizzle span (" + std::to_string(span) + " bytes for " +
-                  std::string(to_string(swizzle)) +
-                  "): a swizzled K-major descriptor covers one swizzle row; advance K through the start address");
+      if (!(uint64_t{op.k_elems} * op.elem_bytes <= span))
+        require(false, "k bytes", uint64_t{op.k_elems} * op.elem_bytes,
+                "must be at most the swizzle span (" + std::to_string(span) + " bytes for " +
+                    std::string(to_string(swizzle)) +
+                    "): a swizzled K-major descriptor covers one swizzle row; advance K through the start address");
   } else {
-    require(op.rows % t_elems == 0, "rows", op.rows,
-            "must be a multiple of " + std::to_string(t_elems) + " elements (16-byte core matrix width) for MN-major");
+    if (!(op.rows % t_elems == 0))
+      require(
+          false, "rows", op.rows,
+          "must be a multiple of " + std::to_string(t_elems) + " elements (16-byte core matrix width) for MN-major");
     require(op.k_elems % 8 == 0, "k", op.k_elems, "must be a multiple of 8 (core matrix height) for MN-major");
   }
 }
 
 uint64_t CanonicalSmemLayout::linear_address(const OperandExtent& op, uint32_t row, uint32_t k) const {
   check_operand(op);
-  require(row < op.rows, "row", row, "must be below rows = " + std::to_string(op.rows));
-  require(k < op.k_elems, "k index", k, "must be below k = " + std::to_string(op.k_elems));
+  if (!(row < op.rows)) require(false, "row", row, "must be below rows = " + std::to_string(op.rows));
+  if (!(k < op.k_elems)) require(false, "k index", k, "must be below k = " + std::to_string(op.k_elems));
   const uint64_t eb = op.elem_bytes;
   const uint64_t t_elems = 16 / eb;
   const uint64_t span = swizzle_span_bytes(swizzle);
@@ -105,8 +109,7 @@ std::vector<ElementAddress> map_all(const CanonicalSmemLayout& layout, const Ope
 }
 }  // namespace
 
-uint64_t descriptor_element_address(const SmemDescriptorSm90& desc, const OperandExtent& op, uint32_t row,
-                                    uint32_t k) {
+uint64_t descriptor_element_address(const SmemDescriptorSm90& desc, const OperandExtent& op, uint32_t row, uint32_t k) {
   return CanonicalSmemLayout::from(desc).address(op, row, k);
 }
 uint64_t descriptor_element_address(const SmemDescriptorSm100& desc, const OperandExtent& op, uint32_t row,

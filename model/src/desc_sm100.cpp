@@ -15,23 +15,34 @@ LboMode parse_lbo_mode(std::string_view text) {
 // PTX ISA, tcgen05 shared memory descriptor, bits 61-63.
 uint32_t sm100_swizzle_code(SwizzleMode mode) {
   switch (mode) {
-    case SwizzleMode::None: return 0;
-    case SwizzleMode::B128Atom32: return 1;
-    case SwizzleMode::B128: return 2;
-    case SwizzleMode::B64: return 4;
-    case SwizzleMode::B32: return 6;
+    case SwizzleMode::None:
+      return 0;
+    case SwizzleMode::B128Atom32:
+      return 1;
+    case SwizzleMode::B128:
+      return 2;
+    case SwizzleMode::B64:
+      return 4;
+    case SwizzleMode::B32:
+      return 6;
   }
   return 0;
 }
 
 SwizzleMode sm100_swizzle_from_code(uint32_t code) {
   switch (code) {
-    case 0: return SwizzleMode::None;
-    case 1: return SwizzleMode::B128Atom32;
-    case 2: return SwizzleMode::B128;
-    case 4: return SwizzleMode::B64;
-    case 6: return SwizzleMode::B32;
-    default: break;
+    case 0:
+      return SwizzleMode::None;
+    case 1:
+      return SwizzleMode::B128Atom32;
+    case 2:
+      return SwizzleMode::B128;
+    case 4:
+      return SwizzleMode::B64;
+    case 6:
+      return SwizzleMode::B32;
+    default:
+      break;
   }
   require(false, "swizzle code", code, "is invalid; sm100 codes are 0 none, 1 128B-atom32B, 2 128B, 4 64B, 6 32B");
   return SwizzleMode::None;

@@ -18,7 +18,8 @@ void validate_smem_desc_common(uint32_t start_address_bytes, uint32_t lbo_bytes,
                                uint32_t base_offset, SwizzleMode swizzle) {
   // Each address-like field drops its 4 low bits and keeps 14 (PTX ISA, matrix descriptor).
   const auto check_field = [](uint32_t value, const char* field) {
-    require(value % kDescFieldGranuleBytes == 0, field, value, "must be a multiple of 16 bytes (the field drops 4 bits)");
+    require(value % kDescFieldGranuleBytes == 0, field, value,
+            "must be a multiple of 16 bytes (the field drops 4 bits)");
     require(value < kDescAddressLimitBytes, field, value, "must be below 262144 (14 bits after >> 4)");
   };
   check_field(start_address_bytes, "start_address_bytes");
@@ -34,22 +35,33 @@ void validate_smem_desc_common(uint32_t start_address_bytes, uint32_t lbo_bytes,
 
 uint32_t sm90_swizzle_code(SwizzleMode mode) {
   switch (mode) {
-    case SwizzleMode::None: return 0;
-    case SwizzleMode::B128: return 1;
-    case SwizzleMode::B64: return 2;
-    case SwizzleMode::B32: return 3;
-    case SwizzleMode::B128Atom32: break;
+    case SwizzleMode::None:
+      return 0;
+    case SwizzleMode::B128:
+      return 1;
+    case SwizzleMode::B64:
+      return 2;
+    case SwizzleMode::B32:
+      return 3;
+    case SwizzleMode::B128Atom32:
+      break;
   }
-  throw ModelError("swizzle = 128B-atom32B has no sm90 descriptor code (Blackwell-only; sm90 allows none, 32B, 64B, 128B)");
+  throw ModelError(
+      "swizzle = 128B-atom32B has no sm90 descriptor code (Blackwell-only; sm90 allows none, 32B, 64B, 128B)");
 }
 
 SwizzleMode sm90_swizzle_from_code(uint32_t code) {
   switch (code) {
-    case 0: return SwizzleMode::None;
-    case 1: return SwizzleMode::B128;
-    case 2: return SwizzleMode::B64;
-    case 3: return SwizzleMode::B32;
-    default: break;
+    case 0:
+      return SwizzleMode::None;
+    case 1:
+      return SwizzleMode::B128;
+    case 2:
+      return SwizzleMode::B64;
+    case 3:
+      return SwizzleMode::B32;
+    default:
+      break;
   }
   require(false, "swizzle code", code, "must be in 0..3 (2-bit field)");
   return SwizzleMode::None;
@@ -90,8 +102,8 @@ SmemDescriptorSm90 SmemDescriptorSm90::decode(uint64_t bits) {
 std::string SmemDescriptorSm90::to_string() const {
   std::string s = "SmemDescriptorSm90{start_address=" + std::to_string(start_address_bytes) +
                   " B, lbo=" + std::to_string(lbo_bytes) + " B, sbo=" + std::to_string(sbo_bytes) +
-                  " B, base_offset=" + std::to_string(base_offset) + ", swizzle=" +
-                  std::string(gemmscope::model::to_string(swizzle)) + "}";
+                  " B, base_offset=" + std::to_string(base_offset) +
+                  ", swizzle=" + std::string(gemmscope::model::to_string(swizzle)) + "}";
   try {
     s += " = " + detail::hex64(encode());
   } catch (const ModelError& e) {

@@ -50,8 +50,7 @@ void Mbarrier::arrive_expect_tx(uint32_t bytes) {
 void Mbarrier::complete_tx(uint32_t bytes) {
   require(bytes <= kMbarrierCountLimit, "complete_tx bytes", bytes, "must be in 0..1048575 (2^20-1)");
   const int64_t next = int64_t{tx_count_} - bytes;
-  require(next >= -kMbarrierCountLimit, "tx_count", next,
-          "must stay in -1048575..1048575 (2^20-1) after complete_tx");
+  require(next >= -kMbarrierCountLimit, "tx_count", next, "must stay in -1048575..1048575 (2^20-1) after complete_tx");
   tx_count_ = static_cast<int32_t>(next);
   complete_if_done();
 }

@@ -23,18 +23,20 @@ bool warp_may_access_lane(uint32_t warp_id, uint32_t lane) {
 
 void require_warp_lane_access(uint32_t warp_id, uint32_t lane) {
   const uint32_t first = tmem_first_lane_of_warp(warp_id);
-  require(warp_may_access_lane(warp_id, lane), "lane", lane,
-          "is outside the quadrant of warp " + std::to_string(warp_id) + " (warp % 4 = " +
-              std::to_string(warp_id % 4) + " may access lanes " + std::to_string(first) + ".." +
-              std::to_string(first + kTmemLanesPerWarp - 1) + ")");
+  if (!(warp_may_access_lane(warp_id, lane)))
+    require(false, "lane", lane,
+            "is outside the quadrant of warp " + std::to_string(warp_id) +
+                " (warp % 4 = " + std::to_string(warp_id % 4) + " may access lanes " + std::to_string(first) + ".." +
+                std::to_string(first + kTmemLanesPerWarp - 1) + ")");
 }
 
 // ---- allocator -------------------------------------------------------------
 
 void TmemAllocator::check_cta_group(int cta_group) {
   require(cta_group == 1 || cta_group == 2, "cta_group", cta_group, "must be 1 or 2");
-  require(cta_group_ == 0 || cta_group_ == cta_group, "cta_group", cta_group,
-          "must match the cta_group of the kernel's earlier tcgen05 ops (" + std::to_string(cta_group_) + ")");
+  if (!(cta_group_ == 0 || cta_group_ == cta_group))
+    require(false, "cta_group", cta_group,
+            "must match the cta_group of the kernel's earlier tcgen05 ops (" + std::to_string(cta_group_) + ")");
 }
 
 uint32_t TmemAllocator::allocate(uint32_t columns, int cta_group) {
@@ -49,9 +51,10 @@ uint32_t TmemAllocator::allocate(uint32_t columns, int cta_group) {
     if (overlaps) continue;
     cta_group_ = cta_group;
     live_.push_back({c, columns});
-    freed_.erase(std::remove_if(freed_.begin(), freed_.end(),
-                                [&](const Allocation& a) { return c < a.column + a.columns && a.column < c + columns; }),
-                 freed_.end());
+    freed_.erase(
+        std::remove_if(freed_.begin(), freed_.end(),
+                       [&](const Allocation& a) { return c < a.column + a.columns && a.column < c + columns; }),
+        freed_.end());
     return tmem_address(0, c);
   }
   require(false, "columns", columns,
@@ -71,8 +74,9 @@ void TmemAllocator::free(uint32_t address, uint32_t columns, int cta_group) {
     require(false, "dealloc column", column,
             was_freed ? "was already freed (double free)" : "is not the start of a live allocation");
   }
-  require(it->columns == columns, "dealloc columns", columns,
-          "must equal the allocation's " + std::to_string(it->columns) + " columns");
+  if (!(it->columns == columns))
+    require(false, "dealloc columns", columns,
+            "must equal the allocation's " + std::to_string(it->columns) + " columns");
   cta_group_ = cta_group;
   freed_.push_back(*it);
   live_.erase(it);
@@ -101,11 +105,16 @@ uint32_t TmemAllocator::columns_in_use() const {
 
 std::string_view to_string(TmemLdShape shape) {
   switch (shape) {
-    case TmemLdShape::S32x32b: return "32x32b";
-    case TmemLdShape::S16x64b: return "16x64b";
-    case TmemLdShape::S16x128b: return "16x128b";
-    case TmemLdShape::S16x256b: return "16x256b";
-    case TmemLdShape::S16x32bx2: return "16x32bx2";
+    case TmemLdShape::S32x32b:
+      return "32x32b";
+    case TmemLdShape::S16x64b:
+      return "16x64b";
+    case TmemLdShape::S16x128b:
+      return "16x128b";
+    case TmemLdShape::S16x256b:
+      return "16x256b";
+    case TmemLdShape::S16x32bx2:
+      return "16x32bx2";
   }
   return "?";
 }
@@ -121,11 +130,16 @@ uint32_t tmem_shape_lanes(TmemLdShape shape) { return shape == TmemLdShape::S32x
 
 uint32_t tmem_shape_columns_per_repeat(TmemLdShape shape) {
   switch (shape) {
-    case TmemLdShape::S32x32b: return 1;
-    case TmemLdShape::S16x64b: return 2;
-    case TmemLdShape::S16x128b: return 4;
-    case TmemLdShape::S16x256b: return 8;
-    case TmemLdShape::S16x32bx2: return 1;  // per half; the two halves sit half_split_offset apart
+    case TmemLdShape::S32x32b:
+      return 1;
+    case TmemLdShape::S16x64b:
+      return 2;
+    case TmemLdShape::S16x128b:
+      return 4;
+    case TmemLdShape::S16x256b:
+      return 8;
+    case TmemLdShape::S16x32bx2:
+      return 1;  // per half; the two halves sit half_split_offset apart
   }
   return 0;
 }
@@ -134,36 +148,44 @@ namespace {
 uint32_t registers_per_repeat(TmemLdShape shape) {
   // Cells per repeat / 32 threads: 32x32b 32x1, 16x64b 16x2, 16x128b 16x4, 16x256b 16x8, 16x32bx2 2x16x1.
   switch (shape) {
-    case TmemLdShape::S16x128b: return 2;
-    case TmemLdShape::S16x256b: return 4;
-    default: return 1;
+    case TmemLdShape::S16x128b:
+      return 2;
+    case TmemLdShape::S16x256b:
+      return 4;
+    default:
+      return 1;
   }
 }
 }  // namespace
 
 uint32_t tmem_registers_per_thread(TmemLdShape shape, uint32_t num) {
   const uint32_t max_num = 128 / registers_per_repeat(shape);
-  require(num >= 1 && num <= max_num && (num & (num - 1)) == 0, "num", num,
-          "must be a power of two in 1.." + std::to_string(max_num) + " for ." + std::string(to_string(shape)) +
-              " (at most 128 registers per thread)");
+  if (!(num >= 1 && num <= max_num && (num & (num - 1)) == 0))
+    require(false, "num", num,
+            "must be a power of two in 1.." + std::to_string(max_num) + " for ." + std::string(to_string(shape)) +
+                " (at most 128 registers per thread)");
   return num * registers_per_repeat(shape);
 }
 
 bool tmem_map_confirmed(TmemLdShape shape, uint32_t num) {
   switch (shape) {
-    case TmemLdShape::S32x32b: return true;
+    case TmemLdShape::S32x32b:
+      return true;
     case TmemLdShape::S16x128b:
-    case TmemLdShape::S16x256b: return num == 1;
-    default: return false;
+    case TmemLdShape::S16x256b:
+      return num == 1;
+    default:
+      return false;
   }
 }
 
 TmemCell tmem_ld_cell(TmemLdShape shape, uint32_t num, uint32_t thread, uint32_t reg, uint32_t half_split_offset) {
   const uint32_t regs = tmem_registers_per_thread(shape, num);
   require(thread < 32, "thread", thread, "must be below 32 (tcgen05.ld is warp-wide)");
-  require(reg < regs, "register", reg,
-          "must be below " + std::to_string(regs) + " for ." + std::string(to_string(shape)) + ".x" +
-              std::to_string(num));
+  if (!(reg < regs))
+    require(false, "register", reg,
+            "must be below " + std::to_string(regs) + " for ." + std::string(to_string(shape)) + ".x" +
+                std::to_string(num));
   const uint32_t t = thread, j = reg;
   switch (shape) {
     case TmemLdShape::S32x32b:  // PTX ISA figure: thread t owns lane t; register j is column j.
@@ -176,8 +198,9 @@ TmemCell tmem_ld_cell(TmemLdShape shape, uint32_t num, uint32_t thread, uint32_t
       return {t / 4 + 8 * ((j / 2) % 2), j % 2 + 2 * (t % 4) + 8 * (j / 4)};
     case TmemLdShape::S16x32bx2: {  // UNCONFIRMED: lanes t%16; the upper half-warp at +immHalfSplitoff.
       const uint32_t split = half_split_offset == 0 ? num : half_split_offset;
-      require(split >= num, "half_split_offset", split,
-              "must be at least num = " + std::to_string(num) + " so that the two halves do not overlap");
+      if (!(split >= num))
+        require(false, "half_split_offset", split,
+                "must be at least num = " + std::to_string(num) + " so that the two halves do not overlap");
       return {t % 16, j + (t / 16) * split};
     }
   }
@@ -197,14 +220,14 @@ AccumulatorCell accumulator_cell(uint32_t m, uint32_t n, int cta_group, uint32_t
   else
     require(m == 128 || m == 256, "m", m, "must be 128 or 256 for cta_group::2");
   const uint32_t n_step = cta_group == 1 ? 8 : 16;
-  require(n >= n_step && n <= 256 && n % n_step == 0, "n", n,
-          "must be " + std::to_string(n_step) + "..256 in steps of " + std::to_string(n_step));
-  require(row < m, "row", row, "must be below m = " + std::to_string(m));
-  require(col < n, "col", col, "must be below n = " + std::to_string(n));
-  if (cta_group == 1 && m == 128) return {0, row, col};                // layout D
-  if (cta_group == 2 && m == 256) return {row / 128, row % 128, col};  // layout A
+  if (!(n >= n_step && n <= 256 && n % n_step == 0))
+    require(false, "n", n, "must be " + std::to_string(n_step) + "..256 in steps of " + std::to_string(n_step));
+  if (!(row < m)) require(false, "row", row, "must be below m = " + std::to_string(m));
+  if (!(col < n)) require(false, "col", col, "must be below n = " + std::to_string(n));
+  if (cta_group == 1 && m == 128) return {0, row, col};                        // layout D
+  if (cta_group == 2 && m == 256) return {row / 128, row % 128, col};          // layout A
   if (cta_group == 1 && m == 64) return {0, 32 * (row / 16) + row % 16, col};  // layout F (UNCONFIRMED)
-  const uint32_t half = n / 2;                                          // layout B (UNCONFIRMED)
+  const uint32_t half = n / 2;                                                 // layout B (UNCONFIRMED)
   return {row / 64, row % 64 + 64 * (col / half), col % half};
 }
 

@@ -5,6 +5,8 @@
 // (canonical layouts, HARDWARE-FACTS), never from the interpreter. The property: for
 // every element (row, k) of a K=16 bf16 MMA step, the byte the tensor core reads
 // (interpreter) is the byte TMA wrote that element to.
+#include "gemmscope/model/desc_interpreter.hpp"
+
 #include <gtest/gtest.h>
 #include <rapidcheck.h>
 #include <rapidcheck/gtest.h>
@@ -13,7 +15,6 @@
 #include <set>
 #include <string>
 
-#include "gemmscope/model/desc_interpreter.hpp"
 #include "gemmscope/model/error.hpp"
 #include "gemmscope/model/tma_box.hpp"
 
@@ -139,11 +140,11 @@ void check_tile(const KernelTile& t, bool blackwell) {
         const uint64_t expected = t.address(row0 + r, k0 + k);
         const uint64_t got = descriptor_element_address(seen, op, r, k);
         if (got != expected) {
-          RC_FAIL("mode " + std::string(to_string(t.mode)) + " major " + std::string(to_string(t.major)) +
-                  " rows " + std::to_string(t.rows) + " tile_k " + std::to_string(t.tile_k) + " base " +
-                  std::to_string(t.base) + " row0 " + std::to_string(row0) + " k0 " + std::to_string(k0) +
-                  ": element (" + std::to_string(r) + "," + std::to_string(k) + ") read at " + std::to_string(got) +
-                  ", TMA wrote it at " + std::to_string(expected) + " [" + seen.to_string() + "]");
+          RC_FAIL("mode " + std::string(to_string(t.mode)) + " major " + std::string(to_string(t.major)) + " rows " +
+                  std::to_string(t.rows) + " tile_k " + std::to_string(t.tile_k) + " base " + std::to_string(t.base) +
+                  " row0 " + std::to_string(row0) + " k0 " + std::to_string(k0) + ": element (" + std::to_string(r) +
+                  "," + std::to_string(k) + ") read at " + std::to_string(got) + ", TMA wrote it at " +
+                  std::to_string(expected) + " [" + seen.to_string() + "]");
         }
       }
   }
@@ -159,8 +160,8 @@ RC_GTEST_PROP(DescInterpreterSm90, EveryMmaStepReadsWhatTmaWrote, ()) {
 }
 
 RC_GTEST_PROP(DescInterpreterSm100, EveryMmaStepReadsWhatTmaWrote, ()) {
-  const KernelTile t = gen_tile(
-      {SwizzleMode::None, SwizzleMode::B32, SwizzleMode::B64, SwizzleMode::B128, SwizzleMode::B128Atom32});
+  const KernelTile t =
+      gen_tile({SwizzleMode::None, SwizzleMode::B32, SwizzleMode::B64, SwizzleMode::B128, SwizzleMode::B128Atom32});
   check_tile<SmemDescriptorSm100>(t, true);
 }
 
@@ -236,23 +237,22 @@ TEST(DescInterpreter, OutOfDomainRequestsAreReported) {
   const SmemDescriptorSm90 d128{0, 16, 1024, 0, SwizzleMode::B128};
   // K extent beyond one swizzle row: 128 bf16 = 256 bytes > 128.
   EXPECT_THROW(descriptor_address_map(d128, {8, 128, OperandMajor::K, 2}), ModelError);
-  EXPECT_THROW(descriptor_address_map(SmemDescriptorSm90{0, 16, 512, 0, SwizzleMode::B64},
-                                      {8, 64, OperandMajor::K, 2}),
+  EXPECT_THROW(descriptor_address_map(SmemDescriptorSm90{0, 16, 512, 0, SwizzleMode::B64}, {8, 64, OperandMajor::K, 2}),
                ModelError);
   EXPECT_NO_THROW(descriptor_address_map(d128, {8, 64, OperandMajor::K, 2}));
-  EXPECT_THROW(descriptor_address_map(d128, {12, 16, OperandMajor::K, 2}), ModelError);   // rows not x8
-  EXPECT_THROW(descriptor_address_map(d128, {8, 12, OperandMajor::K, 2}), ModelError);    // K not x8 (bf16)
-  EXPECT_THROW(descriptor_address_map(d128, {4, 16, OperandMajor::MN, 2}), ModelError);   // MN rows not x8
-  EXPECT_THROW(descriptor_address_map(d128, {8, 16, OperandMajor::K, 3}), ModelError);    // elem bytes
-  EXPECT_THROW(descriptor_element_address(d128, {8, 16, OperandMajor::K, 2}, 8, 0), ModelError);  // row
+  EXPECT_THROW(descriptor_address_map(d128, {12, 16, OperandMajor::K, 2}), ModelError);            // rows not x8
+  EXPECT_THROW(descriptor_address_map(d128, {8, 12, OperandMajor::K, 2}), ModelError);             // K not x8 (bf16)
+  EXPECT_THROW(descriptor_address_map(d128, {4, 16, OperandMajor::MN, 2}), ModelError);            // MN rows not x8
+  EXPECT_THROW(descriptor_address_map(d128, {8, 16, OperandMajor::K, 3}), ModelError);             // elem bytes
+  EXPECT_THROW(descriptor_element_address(d128, {8, 16, OperandMajor::K, 2}, 8, 0), ModelError);   // row
   EXPECT_THROW(descriptor_element_address(d128, {8, 16, OperandMajor::K, 2}, 0, 16), ModelError);  // k
   SmemDescriptorSm100 absolute;
   absolute.lbo_mode = LboMode::Absolute;
   EXPECT_THROW(descriptor_address_map(absolute, {8, 16, OperandMajor::K, 2}), ModelError);
   // An invalid descriptor is refused before any address is computed.
-  EXPECT_THROW(descriptor_address_map(SmemDescriptorSm90{8, 16, 1024, 0, SwizzleMode::B128},
-                                      {8, 16, OperandMajor::K, 2}),
-               ModelError);
+  EXPECT_THROW(
+      descriptor_address_map(SmemDescriptorSm90{8, 16, 1024, 0, SwizzleMode::B128}, {8, 16, OperandMajor::K, 2}),
+      ModelError);
   try {
     descriptor_address_map(d128, {8, 128, OperandMajor::K, 2});
   } catch (const ModelError& e) {

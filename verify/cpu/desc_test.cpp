@@ -69,7 +69,9 @@ uint64_t reference_pack_sm100(const SmemDescriptorSm100& d) {
   return w;
 }
 
-rc::Gen<uint32_t> gen_field_bytes() { return rc::gen::map(rc::gen::inRange<uint32_t>(0, 1u << 14), [](uint32_t v) { return v * 16; }); }
+rc::Gen<uint32_t> gen_field_bytes() {
+  return rc::gen::map(rc::gen::inRange<uint32_t>(0, 1u << 14), [](uint32_t v) { return v * 16; });
+}
 
 template <class Desc>
 Desc gen_valid_common(std::initializer_list<SwizzleMode> modes) {
@@ -149,16 +151,21 @@ TEST(SmemDescriptorSm100, SwizzleCodesAndLboMode) {
 
 TEST(SmemDescriptorSm90, ValidateNamesFieldValueAndLimit) {
   expect_model_error([] { SmemDescriptorSm90{17, 0, 0, 0, SwizzleMode::None}.encode(); }, "start_address_bytes", "17");
-  expect_model_error([] { SmemDescriptorSm90{262144, 0, 0, 0, SwizzleMode::None}.encode(); }, "start_address_bytes",
-                     "262144");
+  expect_model_error(
+      [] {
+        SmemDescriptorSm90{262144, 0, 0, 0, SwizzleMode::None}.encode();
+      },
+      "start_address_bytes", "262144");
   expect_model_error([] { SmemDescriptorSm90{0, 8, 0, 0, SwizzleMode::None}.encode(); }, "lbo_bytes", "8");
-  expect_model_error([] { SmemDescriptorSm90{0, 0, 1u << 18, 0, SwizzleMode::B128}.encode(); }, "sbo_bytes",
-                     "262144");
+  expect_model_error([] { SmemDescriptorSm90{0, 0, 1u << 18, 0, SwizzleMode::B128}.encode(); }, "sbo_bytes", "262144");
   expect_model_error([] { SmemDescriptorSm90{0, 0, 24, 0, SwizzleMode::B128}.encode(); }, "sbo_bytes", "24");
   expect_model_error([] { SmemDescriptorSm90{0, 0, 0, 8, SwizzleMode::B128}.encode(); }, "base_offset", "8");
   expect_model_error([] { SmemDescriptorSm90{0, 0, 0, 1, SwizzleMode::None}.encode(); }, "base_offset", "1");
-  expect_model_error([] { SmemDescriptorSm90{0, 0, 0, 0, SwizzleMode::B128Atom32}.encode(); }, "swizzle",
-                     "128B-atom32B");
+  expect_model_error(
+      [] {
+        SmemDescriptorSm90{0, 0, 0, 0, SwizzleMode::B128Atom32}.encode();
+      },
+      "swizzle", "128B-atom32B");
 }
 
 TEST(SmemDescriptorSm90, DecodeRefusesReservedBits) {
@@ -197,15 +204,15 @@ TEST(SmemDescriptor, PrinterShowsFieldsAndSwizzleName) {
 // ---- properties --------------------------------------------------------------------
 
 RC_GTEST_PROP(SmemDescriptorSm90, EncodeMatchesBitByBitPacker, ()) {
-  const auto d = gen_valid_common<SmemDescriptorSm90>(
-      {SwizzleMode::None, SwizzleMode::B32, SwizzleMode::B64, SwizzleMode::B128});
+  const auto d =
+      gen_valid_common<SmemDescriptorSm90>({SwizzleMode::None, SwizzleMode::B32, SwizzleMode::B64, SwizzleMode::B128});
   RC_ASSERT(d.encode() == reference_pack_sm90(d));
   RC_ASSERT(SmemDescriptorSm90::decode(d.encode()) == d);
 }
 
 RC_GTEST_PROP(SmemDescriptorSm100, EncodeMatchesBitByBitPacker, ()) {
-  auto d = gen_valid_common<SmemDescriptorSm100>({SwizzleMode::None, SwizzleMode::B32, SwizzleMode::B64,
-                                                  SwizzleMode::B128, SwizzleMode::B128Atom32});
+  auto d = gen_valid_common<SmemDescriptorSm100>(
+      {SwizzleMode::None, SwizzleMode::B32, SwizzleMode::B64, SwizzleMode::B128, SwizzleMode::B128Atom32});
   d.lbo_mode = *rc::gen::element(LboMode::Relative, LboMode::Absolute);
   RC_ASSERT(d.encode() == reference_pack_sm100(d));
   RC_ASSERT(SmemDescriptorSm100::decode(d.encode()) == d);
@@ -252,9 +259,9 @@ RC_GTEST_PROP(SmemDescriptorSm90, UnalignedOrOversizedFieldsAreRefused, ()) {
   SmemDescriptorSm90 d{0, 0, 0, 0, SwizzleMode::B128};
   const int which = *rc::gen::inRange(0, 3);
   const bool unaligned = *rc::gen::arbitrary<bool>();
-  const uint32_t bad = unaligned ? *rc::gen::suchThat(rc::gen::inRange<uint32_t>(1, 1u << 18),
-                                                      [](uint32_t v) { return v % 16 != 0; })
-                                 : *rc::gen::inRange<uint32_t>(1u << 18, 1u << 31);
+  const uint32_t bad =
+      unaligned ? *rc::gen::suchThat(rc::gen::inRange<uint32_t>(1, 1u << 18), [](uint32_t v) { return v % 16 != 0; })
+                : *rc::gen::inRange<uint32_t>(1u << 18, 1u << 31);
   (which == 0 ? d.start_address_bytes : which == 1 ? d.lbo_bytes : d.sbo_bytes) = bad;
   RC_ASSERT_THROWS_AS(d.encode(), ModelError);
 }

@@ -117,8 +117,8 @@ TEST(InstrDescriptorSm100, ErrorsNameFieldValueAndLimit) {
   } catch (const ModelError& e) {
     EXPECT_NE(std::string(e.what()).find("m = 96"), std::string::npos) << e.what();
   }
-  EXPECT_THROW(bf16_desc(128, 12).encode(), ModelError);   // N not a multiple of 8
-  EXPECT_THROW(bf16_desc(520, 64).encode(), ModelError);   // M beyond 5 bits
+  EXPECT_THROW(bf16_desc(128, 12).encode(), ModelError);  // N not a multiple of 8
+  EXPECT_THROW(bf16_desc(520, 64).encode(), ModelError);  // M beyond 5 bits
   EXPECT_THROW(bf16_desc(128, 64).validate(3), ModelError);
   auto mixed = bf16_desc(128, 64);
   mixed.b_type = MmaInputType::F16;

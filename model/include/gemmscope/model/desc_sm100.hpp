@@ -18,7 +18,7 @@
 namespace gemmscope::model {
 
 enum class LboMode { Relative, Absolute };
-std::string_view to_string(LboMode mode);      // "relative" / "absolute"
+std::string_view to_string(LboMode mode);       // "relative" / "absolute"
 LboMode parse_lbo_mode(std::string_view text);  // throws ModelError
 
 inline constexpr uint32_t kSm100DescVersion = 1;

@@ -21,10 +21,10 @@ inline constexpr uint32_t kDescFieldGranuleBytes = 16;        // the 4 dropped l
 inline constexpr uint32_t kDescBaseOffsetLimit = 8;           // 3-bit field
 
 struct SmemDescriptorSm90 {
-  uint32_t start_address_bytes = 0;  // shared-memory byte address of the operand's first core matrix
-  uint32_t lbo_bytes = 0;            // leading-dimension byte offset
-  uint32_t sbo_bytes = 0;            // stride-dimension byte offset
-  uint32_t base_offset = 0;          // 0 when the swizzle pattern starts on its 1024/512/256 B boundary
+  uint32_t start_address_bytes = 0;         // shared-memory byte address of the operand's first core matrix
+  uint32_t lbo_bytes = 0;                   // leading-dimension byte offset
+  uint32_t sbo_bytes = 0;                   // stride-dimension byte offset
+  uint32_t base_offset = 0;                 // 0 when the swizzle pattern starts on its 1024/512/256 B boundary
   SwizzleMode swizzle = SwizzleMode::None;  // none, 32B, 64B, 128B (128B-atom32B is Blackwell-only)
 
   // Throws ModelError naming the field, the value and the limit.

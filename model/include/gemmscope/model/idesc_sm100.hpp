@@ -20,8 +20,8 @@ namespace gemmscope::model {
 enum class MmaInputType { F16 = 0, BF16 = 1 };
 enum class MmaAccumType { F16 = 0, F32 = 1 };
 
-std::string_view to_string(MmaInputType type);   // "f16" / "bf16"
-std::string_view to_string(MmaAccumType type);   // "f16" / "f32"
+std::string_view to_string(MmaInputType type);             // "f16" / "bf16"
+std::string_view to_string(MmaAccumType type);             // "f16" / "f32"
 MmaInputType parse_mma_input_type(std::string_view text);  // throws ModelError
 MmaAccumType parse_mma_accum_type(std::string_view text);
 

@@ -7,7 +7,7 @@ namespace gemmscope::model {
 
 enum class OperandMajor { K = 0, MN = 1 };
 
-std::string_view to_string(OperandMajor major);          // "K" / "MN"
+std::string_view to_string(OperandMajor major);           // "K" / "MN"
 OperandMajor parse_operand_major(std::string_view text);  // throws ModelError
 
 }  // namespace gemmscope::model

@@ -62,7 +62,7 @@ class TmemAllocator {
 
 // tcgen05.ld / tcgen05.st shapes.
 enum class TmemLdShape { S32x32b, S16x64b, S16x128b, S16x256b, S16x32bx2 };
-std::string_view to_string(TmemLdShape shape);          // "32x32b", "16x64b", ...
+std::string_view to_string(TmemLdShape shape);           // "32x32b", "16x64b", ...
 TmemLdShape parse_tmem_ld_shape(std::string_view text);  // throws ModelError
 
 // Lanes one instruction covers (32 or 16) and columns per repeat.
@@ -86,8 +86,7 @@ struct TmemCell {
 // Thread t (0..31), register j -> the cell it loads/stores, relative to the address
 // given to the instruction. For 16x32bx2, threads 16..31 use columns offset by
 // half_split_offset (the instruction's immHalfSplitoff); 0 means "= num" (adjacent).
-TmemCell tmem_ld_cell(TmemLdShape shape, uint32_t num, uint32_t thread, uint32_t reg,
-                      uint32_t half_split_offset = 0);
+TmemCell tmem_ld_cell(TmemLdShape shape, uint32_t num, uint32_t thread, uint32_t reg, uint32_t half_split_offset = 0);
 
 // Where tcgen05.mma (kind::f16, dense, non-.ws) puts D(row, col) of an M x N tile.
 // cta_group::1 M=128 (layout D) and cta_group::2 M=256 (layout A): lane = row (mod 128),
