@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "gemmscope/model/error.hpp"
+#include "gemmscope/model/fragments.hpp"
 
 namespace gemmscope::model {
 
@@ -161,7 +162,9 @@ WarpAccess matrix_access(const SmemTile& tile, MatrixOp op, int count, bool tran
             "must leave 8 rows inside the tile's rows = " + std::to_string(tile.rows));
     require(o.byte_in_row + 16 <= tile.row_bytes, "core matrix byte_in_row", o.byte_in_row,
             "must leave 16 bytes inside row_bytes = " + std::to_string(tile.row_bytes));
-    for (int r = 0; r < 8; ++r) a.address[8 * j + r] = tile.address(o.row + r, o.byte_in_row);
+    for (uint32_t r = 0; r < 8; ++r)
+      a.address[ldmatrix_row_address_thread(static_cast<uint32_t>(count), static_cast<uint32_t>(j), r)] =
+          tile.address(o.row + r, o.byte_in_row);
     a.label += (j == 0 ? " m" : ",m") + std::to_string(j) + "@(" + std::to_string(o.row) + "," +
                std::to_string(o.byte_in_row) + "B)";
   }
@@ -191,13 +194,6 @@ std::vector<WarpAccess> matrix_tile_walk(const SmemTile& tile, MatrixOp op, int 
 
 // -------------------------------------------------------------------------- epilogue
 
-FragmentCoord wgmma_accumulator_coord(int thread, int reg) {
-  require(thread >= 0 && thread < 128, "warpgroup thread", thread, "must be in 0..127");
-  require(reg >= 0 && reg < 128, "accumulator register", reg, "must be in 0..127 (N/2 - 1 for N <= 256)");
-  const int w = thread / 32, l = thread % 32;
-  return {16 * w + l / 4 + 8 * ((reg >> 1) & 1), 2 * (l % 4) + (reg & 1) + 8 * (reg >> 2)};
-}
-
 std::vector<WarpAccess> epilogue_accumulator_stores(const SmemTile& tile, int n, int warp) {
   tile.validate();
   require(n >= 8 && n <= 256 && n % 8 == 0, "wgmma N", n, "must be in 8..256, a multiple of 8");
@@ -211,8 +207,9 @@ std::vector<WarpAccess> epilogue_accumulator_stores(const SmemTile& tile, int n,
     a.width_bytes = 4;  // two bf16
     a.kind = AccessKind::Store;
     for (int lane = 0; lane < kWarpSize; ++lane) {
-      const FragmentCoord c = wgmma_accumulator_coord(32 * warp + lane, 2 * pair);
-      a.address[lane] = tile.address(static_cast<uint32_t>(c.row), static_cast<uint32_t>(2 * c.col));
+      const FragmentCell c = wgmma_accumulator_cell(static_cast<uint32_t>(n), static_cast<uint32_t>(32 * warp + lane),
+                                                    static_cast<uint32_t>(2 * pair));
+      a.address[lane] = tile.address(c.row, 2 * c.col);
     }
     a.label = "st.shared.b32 warp " + std::to_string(warp) + " regs " + std::to_string(2 * pair) + "," +
               std::to_string(2 * pair + 1);

@@ -214,30 +214,6 @@ TEST(MatrixWalk, RefusesBadCountsAndOutOfTileMatrices) {
 
 // -------------------------------------------------------------------- epilogue
 
-TEST(Epilogue, AccumulatorMapHandExamples) {
-  // Thread 37: w = 1, l = 5; register 6: row = 16 + 5/4 + 8*((6>>1)&1) = 25,
-  // col = 2*(5%4) + (6&1) + 8*(6>>2) = 10.
-  EXPECT_EQ(wgmma_accumulator_coord(37, 6).row, 25);
-  EXPECT_EQ(wgmma_accumulator_coord(37, 6).col, 10);
-  // Thread 0 register 1: row 0, col 1. Thread 127 register 31: w 3, l 31:
-  // row = 48 + 7 + 8 = 63, col = 6 + 1 + 56 = 63.
-  EXPECT_EQ(wgmma_accumulator_coord(0, 1).col, 1);
-  EXPECT_EQ(wgmma_accumulator_coord(127, 31).row, 63);
-  EXPECT_EQ(wgmma_accumulator_coord(127, 31).col, 63);
-  EXPECT_THROW(wgmma_accumulator_coord(128, 0), ModelError);
-}
-
-TEST(Epilogue, AccumulatorMapCoversTheM64N64TileOnce) {
-  std::vector<int> hits(64 * 64, 0);
-  for (int t = 0; t < 128; ++t)
-    for (int i = 0; i < 32; ++i) {
-      const FragmentCoord c = wgmma_accumulator_coord(t, i);
-      ASSERT_TRUE(c.row >= 0 && c.row < 64 && c.col >= 0 && c.col < 64);
-      hits[c.row * 64 + c.col]++;
-    }
-  for (int h : hits) EXPECT_EQ(h, 1);
-}
-
 TEST(Epilogue, UnswizzledIsEightWaySwizzledIsConflictFree) {
   // Warp w, register pair p, lane l writes 4 bytes at row 16w + l/4 + 8(p&1), byte
   // 4(l%4) + 16(p>>1). Unswizzled 128-byte rows keep the bank = l%4 + 4(p>>1): 4 banks,
@@ -254,9 +230,24 @@ TEST(Epilogue, UnswizzledIsEightWaySwizzledIsConflictFree) {
   EXPECT_EQ(min_phase_wavefronts(plain), 8);
   EXPECT_EQ(swz.wavefronts, 64);
   EXPECT_EQ(swz.conflicts(), 0);
-  // Lane 5 of warp 1, pair 3 (registers 6, 7): row 16 + 1 + 8 = 25, col 10 -> byte 20.
+  // Lane 5 of warp 1 (thread 37), pair 3 (registers 6, 7): row = 16 + 5/4 + 8*((6>>1)&1)
+  // = 25, col = 2*(5%4) + 8*(6>>2) = 10 -> byte 20 of row 25.
   const auto w1 = epilogue_accumulator_stores(tile64x64(SwizzleMode::None), 64, 1);
+  ASSERT_EQ(w1.size(), 16u);
   EXPECT_EQ(w1[3].address[5], 25u * 128 + 20);
+  // Swizzled: row 25 (25 mod 8 = 1), chunk 1 -> chunk 0, byte 4 of it.
+  const auto s1 = epilogue_accumulator_stores(tile64x64(SwizzleMode::B128), 64, 1);
+  EXPECT_EQ(s1[3].address[5], 25u * 128 + 4);
+  // Every lane of every instruction together cover each 4-byte pair of the tile once.
+  std::multiset<uint64_t> written;
+  for (int w = 0; w < 4; ++w)
+    for (const WarpAccess& a : epilogue_accumulator_stores(tile64x64(SwizzleMode::B128), 64, w))
+      for (int t = 0; t < 32; ++t) written.insert(a.address[t]);
+  std::multiset<uint64_t> pairs;
+  for (uint64_t b = 0; b < 8192; b += 4) pairs.insert(b);
+  EXPECT_EQ(written, pairs);
+  EXPECT_THROW(epilogue_accumulator_stores(tile64x64(SwizzleMode::None), 96, 0), ModelError);  // 2N > 128 bytes
+  EXPECT_THROW(epilogue_accumulator_stores(tile64x64(SwizzleMode::None), 64, 4), ModelError);
 }
 
 // --------------------------------------------------------------- vector patterns

@@ -86,15 +86,11 @@ std::vector<WarpAccess> matrix_tile_walk(const SmemTile& tile, MatrixOp op, int 
 // register i: row = 16w + l/4 + 8((i>>1)&1), col = 2(l%4) + (i&1) + 8(i>>2). Registers
 // 2p and 2p+1 are adjacent columns, converted to two bf16 and written with one 4-byte
 // st.shared.b32: one warp instruction per register pair p = 0..N/4-1. The tile is the
-// row-major bf16 C tile: 64 rows x 2N bytes. Throws ModelError: n not in 8..256 step 8,
+// row-major bf16 C tile: 64 rows x 2N bytes. The map is fragments.hpp's
+// wgmma_accumulator_cell (one place for the fact). Throws ModelError: n not in 8..256 step 8,
 // warp not 0..3, the tile smaller than 64 x 2N bytes.
 std::vector<WarpAccess> epilogue_accumulator_stores(const SmemTile& tile, int n, int warp);
-// The (row, col) of accumulator register `reg` of warpgroup thread `thread` (the map above).
-struct FragmentCoord {
-  int row = 0;
-  int col = 0;
-};
-FragmentCoord wgmma_accumulator_coord(int thread, int reg);
+// (The fragment map itself lives in fragments.hpp: wgmma_accumulator_cell.)
 
 // --- Named patterns (what `gemmscope banks --pattern NAME` analyses) ----------------
 struct NamedPattern {
