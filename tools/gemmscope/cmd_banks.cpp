@@ -6,6 +6,7 @@
 #include <memory>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -24,6 +25,10 @@ struct BanksArgs {
   bool json = false;
   bool all = false;
   bool summary = false;
+  bool kernel3 = false;
+  std::vector<long long> addresses;  // a hand-made instruction instead of a pattern
+  int width_bytes = 4;
+  bool store = false;
 };
 
 // "0-7,9,12-15" for a lane mask.
@@ -92,12 +97,42 @@ void run(const BanksArgs& args) {
     print_list();
     return;
   }
-  if (args.pattern.empty())
-    throw std::invalid_argument("--pattern = (none): give --pattern NAME, or --list for the names");
+  if (args.kernel3) {
+    std::printf("%s", model::format_kernel3_bank_comparison(model::kernel3_bank_comparison()).c_str());
+    return;
+  }
+  if (args.pattern.empty() == args.addresses.empty())
+    throw std::invalid_argument(std::string("--pattern = ") + (args.pattern.empty() ? "(none)" : args.pattern) +
+                                ": give exactly one of --pattern NAME (see --list) or --addresses A0,A1,...");
   if (args.base < 0) throw std::invalid_argument("--base = " + std::to_string(args.base) + " must be >= 0");
-  const model::NamedPattern& pattern = model::find_pattern(args.pattern);
   const model::SwizzleMode mode = model::parse_swizzle_mode(args.swizzle);
-  const std::vector<model::WarpAccess> accesses = pattern.make(mode, static_cast<uint64_t>(args.base));
+  std::vector<model::WarpAccess> accesses;
+  model::NamedPattern pattern;
+  if (!args.pattern.empty()) {
+    pattern = model::find_pattern(args.pattern);
+    accesses = pattern.make(mode, static_cast<uint64_t>(args.base));
+  } else {
+    // One hand-made instruction: lane t uses the t-th address; fewer than 32 leave the
+    // rest inactive. The swizzle, if any, is applied to each address.
+    if (args.addresses.size() > 32)
+      throw std::invalid_argument("--addresses count = " + std::to_string(args.addresses.size()) +
+                                  " must be at most 32 (one per lane)");
+    model::WarpAccess a;
+    a.width_bytes = args.width_bytes;
+    a.kind = args.store ? model::AccessKind::Store : model::AccessKind::Load;
+    a.active_mask = 0;
+    for (size_t t = 0; t < args.addresses.size(); ++t) {
+      if (args.addresses[t] < 0)
+        throw std::invalid_argument("--addresses[" + std::to_string(t) + "] = " + std::to_string(args.addresses[t]) +
+                                    " must be >= 0");
+      a.address[t] = model::swizzle_address(mode, static_cast<uint64_t>(args.addresses[t]));
+      a.active_mask |= 1u << t;
+    }
+    a.label = "hand-made " + std::string(args.store ? "store" : "load") + " of " + std::to_string(a.width_bytes) +
+              " bytes per lane";
+    pattern.name = "addresses";
+    accesses.push_back(a);
+  }
   const model::SequenceCost cost = model::analyze(accesses);
   const std::string mode_name(model::to_string(mode));
 
@@ -142,7 +177,14 @@ const Registration registration{"banks", [](CLI::App& root) {
   cmd->add_option("--swizzle", args->swizzle, "Tile swizzle: none, 32B, 64B, 128B, 128B-atom32B")->capture_default_str();
   cmd->add_option("--base", args->base, "Tile base byte address (a multiple of the swizzle's alignment)")
       ->capture_default_str();
+  cmd->add_option("--addresses", args->addresses,
+                  "Instead of a pattern: one instruction, lane t at the t-th byte address (comma-separated, up to 32)")
+      ->delimiter(',');
+  cmd->add_option("--width", args->width_bytes, "With --addresses: bytes per lane, 4, 8 or 16")->capture_default_str();
+  cmd->add_flag("--store", args->store, "With --addresses: a store (default: a load)");
   cmd->add_flag("--list", args->list, "List the built-in patterns");
+  cmd->add_flag("--kernel3", args->kernel3,
+                "The Kernel 3 comparison: ldmatrix-x4-k-major-64x64 unswizzled vs 128B-swizzled, side by side");
   cmd->add_flag("--json", args->json, "Print JSON instead of text");
   cmd->add_flag("--all", args->all, "Text: show the phases and collisions of every instruction, not only the first");
   cmd->add_flag("--summary", args->summary, "Only the totals (wavefronts, ideal, conflicts)");
