@@ -139,11 +139,9 @@ __device__ __forceinline__ void run_producer(const Smem& smem, const CUtensorMap
                                 b.cta_mask);
       stage.advance();
     }
-    clc = [&] {
-      const ClcState next = read_clc_response(smem, clc);
-      release_clc_response(smem, clc);
-      return next;
-    }();
+    const ClcState next = read_clc_response(smem, clc);
+    release_clc_response(smem, clc);
+    clc = next;
   }
   // Tail: wait until every stage is released, so that no MMA commit still targets
   // this CTA's shared memory when it exits.
@@ -183,11 +181,9 @@ __device__ __forceinline__ void run_mma(const Smem& smem, uint32_t rank, uint32_
     }
     ptx::tcgen05_commit_multicast(ptx::cta_group_2, smem.tmem_full(accum.index), pair_mask(rank));
     accum.advance();
-    clc = [&] {
-      const ClcState next = read_clc_response(smem, clc);
-      release_clc_response(smem, clc);
-      return next;
-    }();
+    const ClcState next = read_clc_response(smem, clc);
+    release_clc_response(smem, clc);
+    clc = next;
   }
 }
 
