@@ -355,12 +355,9 @@ void launch_gemm(const bf16* A, const bf16* B, bf16* C, int M, int N, int K, cud
   const CUtensorMap map_a = make_tensor_map_2d(A, M, K, uint64_t{kElemBytes} * K, box_a);
   const CUtensorMap map_b = make_tensor_map_2d(B, N, K, uint64_t{kElemBytes} * K, box_b);
 
-  static const bool attributes_set = [] {
-    check_cuda(cudaFuncSetAttribute(gemm_sm100_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, kSmemBytes),
-               "cudaFuncSetAttribute(MaxDynamicSharedMemorySize)");
-    return true;
-  }();
-  (void)attributes_set;
+  // Per device and cheap: set on every launch rather than once per process.
+  check_cuda(cudaFuncSetAttribute(gemm_sm100_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, kSmemBytes),
+             "cudaFuncSetAttribute(MaxDynamicSharedMemorySize)");
 
   const TileGrid grid = tile_grid(static_cast<uint32_t>(M), static_cast<uint32_t>(N));
   cudaLaunchConfig_t config{};
