@@ -21,10 +21,11 @@ std::string shown(const json& value) {
   return text;
 }
 
-const json& member(const json& obj, std::string_view key, const std::string& where) {
-  if (!obj.is_object()) fail(where, "", "is not a JSON object");
+// `path` prefixes the key in messages: "cases[2]." + "status".
+const json& member(const json& obj, std::string_view key, const std::string& where, const std::string& path = "") {
+  if (!obj.is_object()) fail(where, path.empty() ? "document" : path.substr(0, path.size() - 1), "is not a JSON object");
   const auto it = obj.find(std::string(key));
-  if (it == obj.end()) fail(where, std::string(key), "is missing");
+  if (it == obj.end()) fail(where, path + std::string(key), "is missing");
   return *it;
 }
 
@@ -34,13 +35,13 @@ std::string field_name(const std::string& where, std::string_view key) {
 }
 
 int64_t int_member(const json& obj, std::string_view key, const std::string& source, const std::string& path) {
-  const json& v = member(obj, key, source);
+  const json& v = member(obj, key, source, path);
   if (!v.is_number_integer()) fail(source, path + std::string(key) + " = " + shown(v), "must be an integer");
   return v.get<int64_t>();
 }
 
 std::string string_member(const json& obj, std::string_view key, const std::string& source, const std::string& path) {
-  const json& v = member(obj, key, source);
+  const json& v = member(obj, key, source, path);
   if (!v.is_string()) fail(source, path + std::string(key) + " = " + shown(v), "must be a string");
   return v.get<std::string>();
 }
@@ -203,9 +204,9 @@ GoldenTrace golden_from_json(const json& doc, const std::string& source) {
     } else {
       fail(source, path + "status = \"" + status + "\"", "must be ok or failed");
     }
-    c.params = member(jc, "params", source);
+    c.params = member(jc, "params", source, path);
     if (!c.params.is_object()) fail(source, path + "params", "must be an object");
-    c.observed = member(jc, "observed", source);
+    c.observed = member(jc, "observed", source, path);
     if (!c.observed.is_object()) fail(source, path + "observed", "must be an object");
     if (c.status == CaseStatus::Failed) {
       c.error = string_member(jc, "error", source, path);
@@ -261,21 +262,33 @@ std::vector<std::filesystem::path> list_golden_files(const std::filesystem::path
   return files;
 }
 
+namespace {
+
+// For the typed readers: "where.key is missing".
+const json& member_at(const json& obj, std::string_view key, const std::string& where) {
+  if (!obj.is_object()) throw GoldenError(where + " is not a JSON object");
+  const auto it = obj.find(std::string(key));
+  if (it == obj.end()) throw GoldenError(field_name(where, key) + " is missing");
+  return *it;
+}
+
+}  // namespace
+
 int64_t golden_int(const json& obj, std::string_view key, const std::string& where) {
-  const json& v = member(obj, key, where);
+  const json& v = member_at(obj, key, where);
   if (!v.is_number_integer()) throw GoldenError(field_name(where, key) + " = " + shown(v) + " must be an integer");
   return v.get<int64_t>();
 }
 
 std::string golden_string(const json& obj, std::string_view key, const std::string& where) {
-  const json& v = member(obj, key, where);
+  const json& v = member_at(obj, key, where);
   if (!v.is_string()) throw GoldenError(field_name(where, key) + " = " + shown(v) + " must be a string");
   return v.get<std::string>();
 }
 
 std::vector<int64_t> golden_int_array(const json& obj, std::string_view key, const std::string& where,
                                       long long expected_size) {
-  const json& v = member(obj, key, where);
+  const json& v = member_at(obj, key, where);
   if (!v.is_array()) throw GoldenError(field_name(where, key) + " must be an array of integers");
   if (expected_size >= 0 && static_cast<long long>(v.size()) != expected_size)
     throw GoldenError(field_name(where, key) + " has " + std::to_string(v.size()) + " entries, expected " +
@@ -293,7 +306,7 @@ std::vector<int64_t> golden_int_array(const json& obj, std::string_view key, con
 
 std::vector<double> golden_number_array(const json& obj, std::string_view key, const std::string& where,
                                         long long expected_size) {
-  const json& v = member(obj, key, where);
+  const json& v = member_at(obj, key, where);
   if (!v.is_array()) throw GoldenError(field_name(where, key) + " must be an array of numbers");
   if (expected_size >= 0 && static_cast<long long>(v.size()) != expected_size)
     throw GoldenError(field_name(where, key) + " has " + std::to_string(v.size()) + " entries, expected " +

@@ -1,0 +1,39 @@
+// check_cuda, the device query and the list of probes.
+#include "probe_cuda.cuh"
+
+namespace gemmscope::probes {
+
+void check_cuda(cudaError_t status, const char* call, const char* file, int line) {
+  if (status == cudaSuccess) return;
+  std::string where = file;
+  if (const auto slash = where.find_last_of('/'); slash != std::string::npos) where = where.substr(slash + 1);
+  throw ProbeError(std::string(call) + " failed at " + where + ":" + std::to_string(line) + ": " +
+                   cudaGetErrorName(status) + ": " + cudaGetErrorString(status));
+}
+
+traces::GpuInfo query_gpu() {
+  int count = 0;
+  const cudaError_t status = cudaGetDeviceCount(&count);
+  if (status != cudaSuccess)
+    throw NoDeviceError(std::string("cudaGetDeviceCount: ") + cudaGetErrorName(status) + ": " +
+                        cudaGetErrorString(status));
+  if (count == 0) throw NoDeviceError("cudaGetDeviceCount returned 0 devices");
+  traces::GpuInfo info;
+  cudaDeviceProp prop{};
+  GEMMSCOPE_PROBE_CUDA(cudaGetDeviceProperties(&prop, 0));
+  info.name = prop.name;
+  info.compute_major = prop.major;
+  info.compute_minor = prop.minor;
+  info.sm_count = prop.multiProcessorCount;
+  GEMMSCOPE_PROBE_CUDA(cudaDeviceGetAttribute(&info.clock_khz, cudaDevAttrClockRate, 0));
+  GEMMSCOPE_PROBE_CUDA(cudaDriverGetVersion(&info.driver_version));
+  GEMMSCOPE_PROBE_CUDA(cudaRuntimeGetVersion(&info.runtime_version));
+  return info;
+}
+
+std::vector<ProbeDefinition> all_probes() {
+  return {tma_swizzle_probe(), ldmatrix_stmatrix_probe(), mbarrier_probe(), banks_timing_probe(),
+          wgmma_desc_probe()};
+}
+
+}  // namespace gemmscope::probes

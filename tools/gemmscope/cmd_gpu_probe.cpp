@@ -1,0 +1,74 @@
+// gemmscope probe: run the hardware probes on the GPU and write one golden trace
+// per probe (traces/hw/README.md describes the files). Exit status: 0 every case
+// ran, 1 some cases failed (recorded in the files), 2 bad input, 3 no CUDA device.
+#include <cstdio>
+#include <cstdlib>
+#include <iostream>
+#include <memory>
+
+#include "command.hpp"
+#include "probes/probe_runner.hpp"
+
+namespace gemmscope::cli {
+namespace {
+
+struct ProbeArgs {
+  bool all = false;
+  bool list = false;
+  std::vector<std::string> only;
+  std::string out_dir;
+  bool ncu_friendly = false;
+  bool no_isolate = false;
+  int case_timeout_s = 20;
+};
+
+void print_listing(const probes::ProbeOptions& options) {
+  for (const probes::ProbeListing& p : probes::list_probes(options)) {
+    std::printf("%-18s %3zu cases  %s\n", p.name.c_str(), p.case_count, p.description.c_str());
+    for (const std::string& fact : p.settles) std::printf("%-18s            settles: %s\n", "", fact.c_str());
+  }
+}
+
+void run(const ProbeArgs& args) {
+  probes::ProbeOptions probe_options;
+  probe_options.ncu_friendly = args.ncu_friendly;
+  if (args.list) {
+    print_listing(probe_options);
+    return;
+  }
+  if (args.all == !args.only.empty())
+    throw std::invalid_argument("probe selection = none or both: give exactly one of --all, --only NAME, --list");
+  if (args.out_dir.empty()) throw std::invalid_argument("--out = (empty) must name the folder for the golden traces");
+  probes::RunOptions options;
+  options.out_dir = args.out_dir;
+  options.only = args.only;
+  options.probe = probe_options;
+  // ncu follows one process best, and its counters need one kernel per pattern.
+  options.isolate = !(args.no_isolate || args.ncu_friendly);
+  options.case_timeout_s = args.case_timeout_s;
+  options.commit = probes::probe_commit();
+  const int status = probes::run_probes(options, std::cout, std::cerr);
+  std::cout.flush();
+  std::cerr.flush();
+  if (status != probes::kProbeExitOk) std::exit(status);
+}
+
+const Registration registration{"probe", [](CLI::App& root) {
+  auto args = std::make_shared<ProbeArgs>();
+  CLI::App* cmd = root.add_subcommand(
+      "probe", "Run the sm_90a hardware probes on the GPU and write golden traces (one JSON file per probe)");
+  cmd->add_flag("--all", args->all, "Run every probe");
+  cmd->add_option("--only", args->only, "Run only this probe (repeatable); see --list");
+  cmd->add_flag("--list", args->list, "List the probes, their case counts and the facts each settles");
+  cmd->add_option("--out", args->out_dir, "Folder for the golden traces (created if missing)");
+  cmd->add_flag("--ncu-friendly", args->ncu_friendly,
+                "banks: one kernel launch per access pattern, no timing repeats, in-process (for tools/ncu-banks)");
+  cmd->add_flag("--no-isolate", args->no_isolate,
+                "Run cases in this process (a failed case then skips the rest of its probe)");
+  cmd->add_option("--case-timeout", args->case_timeout_s, "Seconds before a hung case is ended (1..600)")
+      ->capture_default_str();
+  cmd->callback([args] { run(*args); });
+}};
+
+}  // namespace
+}  // namespace gemmscope::cli
