@@ -1,0 +1,302 @@
+// gemmscope bench: the ladder and cuBLASLt interleaved in one process, on the
+// same rotating input buffers (together larger than L2), median of CUDA events.
+#include <cublasLt.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <ctime>
+#include <memory>
+#include <sstream>
+
+#include "harness/harness.hpp"
+
+#ifndef GEMMSCOPE_GIT_COMMIT
+#define GEMMSCOPE_GIT_COMMIT "unknown"
+#endif
+
+namespace gemmscope::harness {
+namespace {
+
+void check_cublas(cublasStatus_t s, const char* what) {
+  if (s != CUBLAS_STATUS_SUCCESS) throw std::runtime_error(std::string(what) + ": cuBLAS status " + std::to_string(s));
+}
+
+// C[M,N] = A[M,K] B[N,K]^T in cuBLAS's column-major terms: C^T (N x M) = B (N x K) * A^T,
+// i.e. the "TN" GEMM with m=N, n=M, k=K on the same row-major buffers.
+class Cublas {
+ public:
+  Cublas() {
+    check_cublas(cublasLtCreate(&handle_), "cublasLtCreate");
+    check_cuda(cudaMalloc(&workspace_, kWorkspace), "cuBLAS workspace");
+  }
+  ~Cublas() {
+    cudaFree(workspace_);
+    cublasLtDestroy(handle_);
+  }
+  void prepare(const GemmShape& s) {
+    release();
+    check_cublas(cublasLtMatmulDescCreate(&op_, CUBLAS_COMPUTE_32F, CUDA_R_32F), "matmul desc");
+    const cublasOperation_t ta = CUBLAS_OP_T, tb = CUBLAS_OP_N;
+    cublasLtMatmulDescSetAttribute(op_, CUBLASLT_MATMUL_DESC_TRANSA, &ta, sizeof(ta));
+    cublasLtMatmulDescSetAttribute(op_, CUBLASLT_MATMUL_DESC_TRANSB, &tb, sizeof(tb));
+    check_cublas(cublasLtMatrixLayoutCreate(&la_, CUDA_R_16BF, s.k, s.n, s.k), "layout A");
+    check_cublas(cublasLtMatrixLayoutCreate(&lb_, CUDA_R_16BF, s.k, s.m, s.k), "layout B");
+    check_cublas(cublasLtMatrixLayoutCreate(&lc_, CUDA_R_16BF, s.n, s.m, s.n), "layout C");
+    cublasLtMatmulPreference_t pref;
+    check_cublas(cublasLtMatmulPreferenceCreate(&pref), "preference");
+    cublasLtMatmulPreferenceSetAttribute(pref, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, &kWorkspace,
+                                         sizeof(kWorkspace));
+    int found = 0;
+    check_cublas(cublasLtMatmulAlgoGetHeuristic(handle_, op_, la_, lb_, lc_, lc_, pref, 1, &heuristic_, &found),
+                 "heuristic");
+    cublasLtMatmulPreferenceDestroy(pref);
+    if (found == 0) throw std::runtime_error("cuBLASLt found no algorithm");
+  }
+  void run(const GemmOperands& ops, cudaStream_t stream) {
+    const float alpha = 1.f, beta = 0.f;
+    check_cublas(cublasLtMatmul(handle_, op_, &alpha, ops.b, la_, ops.a, lb_, &beta, ops.c, lc_, ops.c, lc_,
+                                &heuristic_.algo, workspace_, kWorkspace, stream),
+                 "cublasLtMatmul");
+  }
+
+ private:
+  void release() {
+    if (op_) cublasLtMatmulDescDestroy(op_);
+    if (la_) cublasLtMatrixLayoutDestroy(la_);
+    if (lb_) cublasLtMatrixLayoutDestroy(lb_);
+    if (lc_) cublasLtMatrixLayoutDestroy(lc_);
+    op_ = nullptr, la_ = lb_ = lc_ = nullptr;
+  }
+  static constexpr size_t kWorkspace = size_t{32} << 20;
+  cublasLtHandle_t handle_ = nullptr;
+  cublasLtMatmulDesc_t op_ = nullptr;
+  cublasLtMatrixLayout_t la_ = nullptr, lb_ = nullptr, lc_ = nullptr;
+  cublasLtMatmulHeuristicResult_t heuristic_{};
+  void* workspace_ = nullptr;
+};
+
+std::string shell_line(const char* cmd) {
+  std::unique_ptr<FILE, int (*)(FILE*)> pipe(popen(cmd, "r"), pclose);
+  if (!pipe) return "unknown";
+  char buf[256] = {};
+  std::string out;
+  while (fgets(buf, sizeof(buf), pipe.get())) out += buf;
+  while (!out.empty() && (out.back() == '\n' || out.back() == ' ')) out.pop_back();
+  return out.empty() ? "unknown" : out;
+}
+
+std::string sm_clock_mhz() { return shell_line("nvidia-smi --query-gpu=clocks.sm --format=csv,noheader,nounits 2>/dev/null | head -1"); }
+
+double percentile(std::vector<float> v, double q) {
+  std::sort(v.begin(), v.end());
+  const double pos = q * (v.size() - 1);
+  const size_t lo = static_cast<size_t>(pos);
+  const size_t hi = std::min(lo + 1, v.size() - 1);
+  return v[lo] + (v[hi] - v[lo]) * (pos - lo);
+}
+
+// One set of inputs and an output per rotation slot.
+struct BufferSet {
+  bf16 *a = nullptr, *b = nullptr, *c = nullptr;
+};
+
+}  // namespace
+
+BenchReport run_bench(const BenchOptions& opt) {
+  BenchReport report;
+  cudaDeviceProp prop{};
+  check_cuda(cudaGetDeviceProperties(&prop, 0), "cudaGetDeviceProperties");
+  int driver = 0, runtime = 0;
+  cudaDriverGetVersion(&driver);
+  cudaRuntimeGetVersion(&runtime);
+  report.env.gpu = prop.name;
+  report.env.sm_count = prop.multiProcessorCount;
+  report.env.l2_bytes = prop.l2CacheSize;
+  report.env.driver = shell_line("nvidia-smi --query-gpu=driver_version --format=csv,noheader 2>/dev/null | head -1") +
+                      " (CUDA " + std::to_string(driver / 1000) + "." + std::to_string(driver % 1000 / 10) + ")";
+  report.env.cuda_runtime = std::to_string(runtime / 1000) + "." + std::to_string(runtime % 1000 / 10);
+  const char* commit = std::getenv("GEMMSCOPE_COMMIT");
+  report.env.commit = commit ? commit : GEMMSCOPE_GIT_COMMIT;
+  {
+    const std::time_t now = std::time(nullptr);
+    char buf[64];
+    std::strftime(buf, sizeof(buf), "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));
+    report.env.date = buf;
+  }
+  report.env.sm_clock_before_mhz = sm_clock_mhz();
+
+  Cublas cublas;
+  cudaStream_t stream;
+  check_cuda(cudaStreamCreate(&stream), "stream");
+  cudaEvent_t ev[2];
+  cudaEventCreate(&ev[0]);
+  cudaEventCreate(&ev[1]);
+
+  size_t shape_index = 0;
+  for (const GemmShape& s : opt.shapes) {
+    ++shape_index;
+    // Rotate among enough input sets that together they exceed 3x L2.
+    const size_t set_bytes = static_cast<size_t>((s.m * s.k + s.n * s.k + s.m * s.n) * 2);
+    const int sets = static_cast<int>(std::max<size_t>(2, (3 * static_cast<size_t>(prop.l2CacheSize)) / set_bytes + 1));
+    std::vector<BufferSet> bufs(sets);
+    HostProblem p = HostProblem::random(s, opt.seed + shape_index);
+    for (auto& bset : bufs) {
+      check_cuda(cudaMalloc(&bset.a, p.a.size() * 2), "bench A");
+      check_cuda(cudaMalloc(&bset.b, p.b.size() * 2), "bench B");
+      check_cuda(cudaMalloc(&bset.c, static_cast<size_t>(s.m * s.n) * 2), "bench C");
+      check_cuda(cudaMemcpy(bset.a, p.a.data(), p.a.size() * 2, cudaMemcpyHostToDevice), "bench upload A");
+      check_cuda(cudaMemcpy(bset.b, p.b.data(), p.b.size() * 2, cudaMemcpyHostToDevice), "bench upload B");
+    }
+    cublas.prepare(s);
+
+    struct Entry {
+      std::string name;
+      std::function<void(const GemmOperands&)> run;
+      std::vector<float> times;
+      std::string note;
+    };
+    std::vector<Entry> entries;
+    for (const std::string& name : opt.kernels) {
+      Entry e{name, {}, {}, {}};
+      if (name == "cublas") {
+        e.run = [&](const GemmOperands& ops) { cublas.run(ops, stream); };
+      } else {
+        const KernelInfo* info = nullptr;
+        try {
+          info = &find_kernel(name);
+        } catch (const GemmError& err) {
+          e.note = err.what();
+        }
+        if (info) {
+          const GemmOperands probe{bufs[0].a, bufs[0].b, bufs[0].c};
+          e.note = info->can_implement(s, probe);
+          e.run = [info, &s, &stream](const GemmOperands& ops) { info->launch(s, ops, stream); };
+        }
+      }
+      entries.push_back(std::move(e));
+    }
+    int slot = 0;
+    const int total = opt.warmup + opt.repeats;
+    for (int rep = 0; rep < total; ++rep) {
+      for (auto& e : entries) {  // interleaved: every kernel once per round
+        if (!e.note.empty()) continue;
+        const BufferSet& bset = bufs[slot];
+        slot = (slot + 1) % sets;
+        try {
+          check_cuda(cudaEventRecord(ev[0], stream), "event");
+          e.run({bset.a, bset.b, bset.c});
+          check_cuda(cudaEventRecord(ev[1], stream), "event");
+          check_cuda(cudaEventSynchronize(ev[1]), ("running " + e.name).c_str());
+        } catch (const std::exception& err) {
+          e.note = err.what();
+          continue;
+        }
+        float ms = 0;
+        cudaEventElapsedTime(&ms, ev[0], ev[1]);
+        if (rep >= opt.warmup) e.times.push_back(ms);
+      }
+      if (opt.progress)
+        std::fprintf(stderr, "\r[bench] shape %zu/%zu %ldx%ldx%ld round %d/%d   ", shape_index, opt.shapes.size(),
+                     static_cast<long>(s.m), static_cast<long>(s.n), static_cast<long>(s.k), rep + 1, total);
+    }
+    if (opt.progress) std::fprintf(stderr, "\n");
+    double cublas_ms = 0;
+    for (auto& e : entries)
+      if (e.name == "cublas" && !e.times.empty()) cublas_ms = percentile(e.times, 0.5);
+    for (auto& e : entries) {
+      BenchRow row;
+      row.kernel = e.name;
+      row.shape = s;
+      row.buffer_sets = sets;
+      row.note = e.note;
+      if (!e.times.empty()) {
+        row.median_ms = percentile(e.times, 0.5);
+        row.min_ms = *std::min_element(e.times.begin(), e.times.end());
+        row.max_ms = *std::max_element(e.times.begin(), e.times.end());
+        row.spread_pct = 100.0 * (percentile(e.times, 0.9) - percentile(e.times, 0.1)) / row.median_ms;
+        row.tflops = 2.0 * s.m * s.n * s.k / (row.median_ms * 1e-3) / 1e12;
+        row.ratio_to_cublas = cublas_ms > 0 ? cublas_ms / row.median_ms : 0;
+      }
+      report.rows.push_back(row);
+    }
+    for (auto& bset : bufs) {
+      cudaFree(bset.a);
+      cudaFree(bset.b);
+      cudaFree(bset.c);
+    }
+  }
+  cudaEventDestroy(ev[0]);
+  cudaEventDestroy(ev[1]);
+  cudaStreamDestroy(stream);
+  report.env.sm_clock_after_mhz = sm_clock_mhz();
+  return report;
+}
+
+namespace {
+std::string shape_str(const GemmShape& s) {
+  return std::to_string(s.m) + "x" + std::to_string(s.n) + "x" + std::to_string(s.k);
+}
+std::string json_escape(const std::string& s) {
+  std::string o;
+  for (char c : s) {
+    if (c == '"' || c == '\\') o += '\\';
+    if (c == '\n') { o += "\\n"; continue; }
+    o += c;
+  }
+  return o;
+}
+}  // namespace
+
+std::string BenchReport::to_csv() const {
+  std::ostringstream os;
+  os << "kernel,m,n,k,median_ms,min_ms,max_ms,spread_pct,tflops,ratio_to_cublas,buffer_sets,gpu,driver,cuda_runtime,"
+        "sm_clock_before_mhz,sm_clock_after_mhz,commit,date,note\n";
+  for (const auto& r : rows)
+    os << r.kernel << ',' << r.shape.m << ',' << r.shape.n << ',' << r.shape.k << ',' << r.median_ms << ','
+       << r.min_ms << ',' << r.max_ms << ',' << r.spread_pct << ',' << r.tflops << ',' << r.ratio_to_cublas << ','
+       << r.buffer_sets << ",\"" << env.gpu << "\",\"" << env.driver << "\"," << env.cuda_runtime << ','
+       << env.sm_clock_before_mhz << ',' << env.sm_clock_after_mhz << ',' << env.commit << ',' << env.date << ",\""
+       << r.note << "\"\n";
+  return os.str();
+}
+
+std::string BenchReport::to_json() const {
+  std::ostringstream os;
+  os << "{\n  \"schema_version\": 1,\n  \"environment\": {\"gpu\": \"" << json_escape(env.gpu) << "\", \"sm_count\": "
+     << env.sm_count << ", \"l2_bytes\": " << env.l2_bytes << ", \"driver\": \"" << json_escape(env.driver)
+     << "\", \"cuda_runtime\": \"" << env.cuda_runtime << "\", \"sm_clock_before_mhz\": \"" << env.sm_clock_before_mhz
+     << "\", \"sm_clock_after_mhz\": \"" << env.sm_clock_after_mhz << "\", \"commit\": \"" << env.commit
+     << "\", \"date\": \"" << env.date << "\"},\n  \"rows\": [\n";
+  for (size_t i = 0; i < rows.size(); ++i) {
+    const auto& r = rows[i];
+    os << "    {\"kernel\": \"" << r.kernel << "\", \"m\": " << r.shape.m << ", \"n\": " << r.shape.n
+       << ", \"k\": " << r.shape.k << ", \"median_ms\": " << r.median_ms << ", \"min_ms\": " << r.min_ms
+       << ", \"max_ms\": " << r.max_ms << ", \"spread_pct\": " << r.spread_pct << ", \"tflops\": " << r.tflops
+       << ", \"ratio_to_cublas\": " << r.ratio_to_cublas << ", \"buffer_sets\": " << r.buffer_sets
+       << ", \"note\": \"" << json_escape(r.note) << "\"}" << (i + 1 < rows.size() ? "," : "") << "\n";
+  }
+  os << "  ]\n}\n";
+  return os.str();
+}
+
+std::string BenchReport::to_table() const {
+  std::ostringstream os;
+  char line[256];
+  std::snprintf(line, sizeof(line), "%-8s %-18s %10s %9s %8s %9s\n", "kernel", "shape", "median_ms", "TFLOP/s",
+                "spread%", "vs_cuBLAS");
+  os << line;
+  for (const auto& r : rows) {
+    if (!r.note.empty() && r.median_ms == 0) {
+      os << r.kernel << " " << shape_str(r.shape) << " skipped: " << r.note << "\n";
+      continue;
+    }
+    std::snprintf(line, sizeof(line), "%-8s %-18s %10.4f %9.1f %8.1f %9.3f\n", r.kernel.c_str(),
+                  shape_str(r.shape).c_str(), r.median_ms, r.tflops, r.spread_pct, r.ratio_to_cublas);
+    os << line;
+  }
+  return os.str();
+}
+
+}  // namespace gemmscope::harness

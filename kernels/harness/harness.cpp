@@ -1,0 +1,160 @@
+#include "harness/harness.hpp"
+
+#include <Eigen/Dense>
+
+#include <cmath>
+#include <cstring>
+#include <random>
+#include <sstream>
+
+namespace gemmscope::harness {
+
+bool gpu_available(std::string* why) {
+  int count = 0;
+  const cudaError_t err = cudaGetDeviceCount(&count);
+  if (err != cudaSuccess || count == 0) {
+    if (why) *why = err != cudaSuccess ? cudaGetErrorString(err) : "no CUDA device";
+    cudaGetLastError();
+    return false;
+  }
+  return true;
+}
+
+HostProblem HostProblem::random(const GemmShape& shape, uint64_t seed) {
+  HostProblem p;
+  p.shape = shape;
+  std::mt19937_64 rng(seed);
+  std::normal_distribution<float> normal(0.f, 1.f);
+  p.a.resize(static_cast<size_t>(shape.m * shape.k));
+  p.b.resize(static_cast<size_t>(shape.n * shape.k));
+  for (auto& x : p.a) x = __float2bfloat16_rn(normal(rng));
+  for (auto& x : p.b) x = __float2bfloat16_rn(normal(rng));
+  return p;
+}
+
+Reference reference_gemm(const HostProblem& p) {
+  using Mat = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+  const auto m = p.shape.m, n = p.shape.n, k = p.shape.k;
+  Mat a(m, k), b(n, k);
+  for (int64_t i = 0; i < m * k; ++i) a.data()[i] = __bfloat162float(p.a[i]);
+  for (int64_t i = 0; i < n * k; ++i) b.data()[i] = __bfloat162float(p.b[i]);
+  Reference r;
+  r.c.resize(static_cast<size_t>(m * n));
+  r.abs_dot.resize(static_cast<size_t>(m * n));
+  Eigen::Map<Mat>(r.c.data(), m, n).noalias() = a * b.transpose();
+  Eigen::Map<Mat>(r.abs_dot.data(), m, n).noalias() = a.cwiseAbs() * b.cwiseAbs().transpose();
+  return r;
+}
+
+std::string Comparison::summary() const {
+  std::ostringstream os;
+  os << (ok ? "PASS" : "FAIL") << " rel_err=" << normwise_rel_error << " worst/bound=" << worst_elementwise_ratio;
+  if (nan_elements) os << " nan=" << nan_elements;
+  if (bad_elements) os << " bad=" << bad_elements << " first_bad=(" << first_bad_row << "," << first_bad_col << ")";
+  return os.str();
+}
+
+Comparison compare(const HostProblem& p, const Reference& ref, const std::vector<bf16>& c) {
+  Comparison out;
+  const int64_t n = p.shape.n, total = p.shape.m * p.shape.n;
+  const double k_term = static_cast<double>(p.shape.k) * std::ldexp(1.0, -23);
+  double err2 = 0, ref2 = 0;
+  for (int64_t i = 0; i < total; ++i) {
+    const double got = __bfloat162float(c[i]);
+    const double want = ref.c[i];
+    if (!std::isfinite(got)) {
+      ++out.nan_elements;
+      if (out.first_bad_row < 0) out.first_bad_row = i / n, out.first_bad_col = i % n;
+      continue;
+    }
+    const double diff = std::abs(got - want);
+    const double bound = std::ldexp(std::abs(want), -8) + k_term * ref.abs_dot[i] + 1e-30;
+    out.worst_elementwise_ratio = std::max(out.worst_elementwise_ratio, diff / bound);
+    if (diff > bound) {
+      ++out.bad_elements;
+      if (out.first_bad_row < 0) out.first_bad_row = i / n, out.first_bad_col = i % n;
+    }
+    err2 += diff * diff;
+    ref2 += want * want;
+  }
+  out.normwise_rel_error = ref2 > 0 ? std::sqrt(err2 / ref2) : std::sqrt(err2);
+  out.ok = out.nan_elements == 0 && out.bad_elements == 0 && out.normwise_rel_error <= 4e-3;
+  return out;
+}
+
+DeviceProblem::DeviceProblem(const HostProblem& p) : shape_(p.shape) {
+  check_cuda(cudaMalloc(&a_, p.a.size() * sizeof(bf16)), "cudaMalloc A");
+  check_cuda(cudaMalloc(&b_, p.b.size() * sizeof(bf16)), "cudaMalloc B");
+  check_cuda(cudaMalloc(&c_, static_cast<size_t>(shape_.m * shape_.n) * sizeof(bf16)), "cudaMalloc C");
+  check_cuda(cudaMemcpy(a_, p.a.data(), p.a.size() * sizeof(bf16), cudaMemcpyHostToDevice), "upload A");
+  check_cuda(cudaMemcpy(b_, p.b.data(), p.b.size() * sizeof(bf16), cudaMemcpyHostToDevice), "upload B");
+}
+
+DeviceProblem::~DeviceProblem() {
+  cudaFree(a_);
+  cudaFree(b_);
+  cudaFree(c_);
+}
+
+void DeviceProblem::poison_c() {
+  check_cuda(cudaMemset(c_, 0xFF, static_cast<size_t>(shape_.m * shape_.n) * sizeof(bf16)), "poison C");
+}
+
+std::vector<bf16> DeviceProblem::download_c() const {
+  std::vector<bf16> c(static_cast<size_t>(shape_.m * shape_.n));
+  check_cuda(cudaMemcpy(c.data(), c_, c.size() * sizeof(bf16), cudaMemcpyDeviceToHost), "download C");
+  return c;
+}
+
+CaseResult run_case(const std::string& kernel, const HostProblem& p, const Reference& ref) {
+  CaseResult r;
+  r.shape = p.shape;
+  r.kernel = kernel;
+  DeviceProblem d(p);
+  const KernelInfo& info = kernel == "auto" ? select_kernel(p.shape, d.operands()) : find_kernel(kernel);
+  r.refusal = validate_problem(p.shape, d.operands());
+  if (r.refusal.empty()) r.refusal = info.can_implement(p.shape, d.operands());
+  if (!r.refusal.empty()) return r;
+  d.poison_c();
+  cudaEvent_t start, stop;
+  check_cuda(cudaEventCreate(&start), "event");
+  check_cuda(cudaEventCreate(&stop), "event");
+  check_cuda(cudaEventRecord(start), "event record");
+  info.launch(p.shape, d.operands(), nullptr);
+  check_cuda(cudaEventRecord(stop), "event record");
+  check_cuda(cudaDeviceSynchronize(), ("kernel " + info.name + " execution").c_str());
+  float ms = 0;
+  cudaEventElapsedTime(&ms, start, stop);
+  cudaEventDestroy(start);
+  cudaEventDestroy(stop);
+  r.gpu_ms = ms;
+  r.ran = true;
+  r.cmp = compare(p, ref, d.download_c());
+  return r;
+}
+
+std::vector<GemmShape> parse_shapes(const std::string& text) {
+  std::vector<GemmShape> shapes;
+  std::stringstream ss(text);
+  std::string item;
+  while (std::getline(ss, item, ',')) {
+    if (item.empty()) continue;
+    int64_t v[3];
+    size_t pos = 0;
+    for (int i = 0; i < 3; ++i) {
+      const size_t end = i < 2 ? item.find('x', pos) : item.size();
+      const std::string part = item.substr(pos, end == std::string::npos ? std::string::npos : end - pos);
+      char* tail = nullptr;
+      const long long x = part.empty() ? -1 : std::strtoll(part.c_str(), &tail, 10);
+      if (end == std::string::npos || part.empty() || *tail != '\0' || x < 1 || x >= (1ll << 31))
+        throw GemmError("shape '" + item + "' must be MxNxK with each size in 1..2^31-1");
+      v[i] = x;
+      pos = end + 1;
+    }
+    shapes.push_back({v[0], v[1], v[2]});
+  }
+  if (shapes.empty()) throw GemmError("no shapes given: expected a list like 4096x4096x4096,512x8192x5376");
+  return shapes;
+}
+
+}  // namespace gemmscope::harness

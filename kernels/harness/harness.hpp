@@ -1,0 +1,106 @@
+#pragma once
+// The GPU-vs-CPU harness shared by `gemmscope check`, `gemmscope bench` and the
+// GPU tests: random bf16 inputs, device buffers, the Eigen reference, the error
+// bound, and the interleaved benchmark against cuBLASLt.
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "gemmscope/gemm.hpp"
+
+namespace gemmscope::harness {
+
+// True when a CUDA device is usable; `why` says what is missing otherwise.
+bool gpu_available(std::string* why = nullptr);
+
+// Host-side bf16 problem with fresh normal(0,1) inputs drawn from `seed`.
+struct HostProblem {
+  GemmShape shape;
+  std::vector<bf16> a, b;  // M x K, N x K, row-major
+  static HostProblem random(const GemmShape& shape, uint64_t seed);
+};
+
+// C = A * B^T in double precision from the same bf16 inputs (Eigen), plus the
+// per-element sum of |a||b| that scales the accumulation error bound.
+struct Reference {
+  std::vector<double> c, abs_dot;
+};
+Reference reference_gemm(const HostProblem& p);
+
+// The error bound for bf16 inputs, fp32 accumulation, bf16 output:
+// element-wise |c - r| <= 2^-8 |r| + K 2^-23 sum_k |a_k b_k| (bf16 rounding of the
+// output plus fp32 accumulation over K terms), norm-wise ||c - r|| / ||r|| <= 4e-3.
+// Any NaN or Inf fails (the output is poisoned with NaN before each run).
+struct Comparison {
+  bool ok = false;
+  double normwise_rel_error = 0;
+  double worst_elementwise_ratio = 0;  // max |c - r| / bound (<= 1 passes)
+  int64_t bad_elements = 0, nan_elements = 0;
+  int64_t first_bad_row = -1, first_bad_col = -1;
+  std::string summary() const;
+};
+Comparison compare(const HostProblem& p, const Reference& ref, const std::vector<bf16>& c);
+
+// Device copy of a problem; C poisoned with NaN (0xFFFF) before each run.
+class DeviceProblem {
+ public:
+  explicit DeviceProblem(const HostProblem& p);
+  ~DeviceProblem();
+  DeviceProblem(const DeviceProblem&) = delete;
+  DeviceProblem& operator=(const DeviceProblem&) = delete;
+  void poison_c();
+  std::vector<bf16> download_c() const;
+  GemmOperands operands() const { return {a_, b_, c_}; }
+
+ private:
+  GemmShape shape_;
+  bf16 *a_ = nullptr, *b_ = nullptr, *c_ = nullptr;
+};
+
+// Runs `kernel` on a fresh random problem and checks it against the reference.
+struct CaseResult {
+  GemmShape shape;
+  std::string kernel;
+  bool ran = false;       // false when can_implement refused (refusal holds why)
+  std::string refusal;
+  Comparison cmp;
+  double gpu_ms = 0;
+};
+CaseResult run_case(const std::string& kernel, const HostProblem& p, const Reference& ref);
+
+// ---- benchmark -----------------------------------------------------------
+struct BenchOptions {
+  std::vector<std::string> kernels;  // ladder names and "cublas"
+  std::vector<GemmShape> shapes;
+  int warmup = 5;
+  int repeats = 30;
+  uint64_t seed = 1;
+  bool progress = true;
+};
+struct BenchRow {
+  std::string kernel;
+  GemmShape shape;
+  double median_ms = 0, min_ms = 0, max_ms = 0, spread_pct = 0;  // spread: (p90 - p10) / median
+  double tflops = 0, ratio_to_cublas = 0;                       // ratio = cublas_time / time (>1 faster)
+  int buffer_sets = 0;
+  std::string note;                                             // refusal or error
+};
+struct BenchEnvironment {
+  std::string gpu, driver, cuda_runtime, sm_clock_before_mhz, sm_clock_after_mhz, commit, date;
+  int sm_count = 0;
+  int64_t l2_bytes = 0;
+};
+struct BenchReport {
+  BenchEnvironment env;
+  std::vector<BenchRow> rows;
+  std::string to_csv() const;
+  std::string to_json() const;
+  std::string to_table() const;  // one line per (kernel, shape)
+};
+BenchReport run_bench(const BenchOptions& options);
+
+// "4096x4096x4096,512x8192x5376" -> shapes; throws GemmError naming the bad item.
+std::vector<GemmShape> parse_shapes(const std::string& text);
+
+}  // namespace gemmscope::harness

@@ -1,0 +1,77 @@
+// gemmscope check: differential test of ladder kernels on the GPU against the
+// Eigen reference, one line per case.
+#include <random>
+
+#include "command.hpp"
+#include "harness/harness.hpp"
+
+namespace {
+
+struct CheckArgs {
+  std::string kernels = "k01,k02,k03,k04";
+  int cases = 20;
+  uint64_t seed = 0;
+  int64_t max_dim = 1024;
+  std::string shapes;
+};
+
+const gemmscope::cli::Registration reg{"check", [](CLI::App& app) {
+  auto args = std::make_shared<CheckArgs>();
+  CLI::App* cmd = app.add_subcommand("check", "Differential test: ladder kernels on the GPU vs an Eigen reference on the CPU");
+  cmd->add_option("--kernels", args->kernels, "comma-separated: k01..k04, auto")->capture_default_str();
+  cmd->add_option("--cases", args->cases, "random shapes per kernel")->check(CLI::Range(1, 100000))->capture_default_str();
+  cmd->add_option("--seed", args->seed, "seed (0: from the clock; printed)");
+  cmd->add_option("--max-dim", args->max_dim, "largest M, N, K drawn")->check(CLI::Range(1, 1 << 16))->capture_default_str();
+  cmd->add_option("--shapes", args->shapes, "fixed MxNxK list instead of random shapes");
+  cmd->callback([args] {
+    std::string why;
+    if (!gemmscope::harness::gpu_available(&why)) {
+      std::fprintf(stderr, "gemmscope check: no usable CUDA device (%s); check needs the GPU\n", why.c_str());
+      std::exit(3);
+    }
+    std::vector<std::string> kernels;
+    {
+      std::string cur;
+      for (char c : args->kernels + ",") {
+        if (c == ',') { if (!cur.empty()) kernels.push_back(cur); cur.clear(); } else cur += c;
+      }
+    }
+    for (const auto& k : kernels)
+      if (k != "auto") gemmscope::find_kernel(k);
+    const uint64_t seed = args->seed ? args->seed : std::random_device{}();
+    std::printf("# seed %llu\n", static_cast<unsigned long long>(seed));
+    std::mt19937_64 rng(seed);
+    std::vector<gemmscope::GemmShape> shapes;
+    if (!args->shapes.empty()) shapes = gemmscope::harness::parse_shapes(args->shapes);
+    int failed = 0, passed = 0, refused = 0;
+    for (const auto& kernel : kernels) {
+      const int n = shapes.empty() ? args->cases : static_cast<int>(shapes.size());
+      for (int i = 0; i < n; ++i) {
+        gemmscope::GemmShape s;
+        if (shapes.empty()) {
+          std::uniform_int_distribution<int64_t> dim(1, args->max_dim);
+          s = {dim(rng), dim(rng), dim(rng)};
+          if (kernel != "k01" && kernel != "auto") s.k = (s.k + 7) / 8 * 8;  // TMA's 16-byte stride rule
+          if (kernel == "k04") s.n = (s.n + 7) / 8 * 8;
+        } else {
+          s = shapes[i];
+        }
+        const auto p = gemmscope::harness::HostProblem::random(s, rng());
+        const auto ref = gemmscope::harness::reference_gemm(p);
+        const auto r = gemmscope::harness::run_case(kernel, p, ref);
+        if (!r.ran) {
+          ++refused;
+          std::printf("%-4s %6ldx%6ldx%6ld REFUSED %s\n", kernel.c_str(), (long)s.m, (long)s.n, (long)s.k, r.refusal.c_str());
+          continue;
+        }
+        (r.cmp.ok ? passed : failed)++;
+        std::printf("%-4s %6ldx%6ldx%6ld %s %.3f ms\n", kernel.c_str(), (long)s.m, (long)s.n, (long)s.k,
+                    r.cmp.summary().c_str(), r.gpu_ms);
+      }
+    }
+    std::printf("# %d passed, %d failed, %d refused\n", passed, failed, refused);
+    if (failed) std::exit(1);
+  });
+}};
+
+}  // namespace

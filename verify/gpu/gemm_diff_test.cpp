@@ -1,0 +1,166 @@
+// Differential tests: every ladder kernel on the GPU against an Eigen reference
+// on the CPU, on fresh random inputs, with C poisoned before each run. Shapes are
+// drawn by rapidcheck, so a failure shrinks to the smallest failing (M, N, K).
+// Label "gpu": where no GPU is present every test reports skipped.
+#include <gtest/gtest.h>
+#include <rapidcheck.h>
+
+#include <cstdlib>
+#include <cstring>
+
+#include "harness/harness.hpp"
+
+namespace gemmscope {
+namespace {
+
+using harness::HostProblem;
+
+bool need_gpu() {
+  std::string why;
+  if (harness::gpu_available(&why)) return true;
+  std::printf("GEMMSCOPE_NO_GPU: %s\n", why.c_str());
+  return false;
+}
+
+#define REQUIRE_GPU()                       \
+  do {                                      \
+    if (!need_gpu()) GTEST_SKIP() << "no GPU"; \
+  } while (0)
+
+// Dimensions: mostly small and ragged, some around tile edges, some large.
+rc::Gen<int64_t> dimension() {
+  return rc::gen::weightedOneOf<int64_t>({
+      {5, rc::gen::inRange<int64_t>(1, 300)},
+      {2, rc::gen::inRange<int64_t>(300, 1200)},
+      {2, rc::gen::element<int64_t>(1, 2, 7, 8, 63, 64, 65, 127, 128, 129, 191, 255, 256, 257, 384)},
+  });
+}
+rc::Gen<int64_t> multiple_of_8() {
+  return rc::gen::map(rc::gen::weightedOneOf<int64_t>({{4, rc::gen::inRange<int64_t>(1, 40)},
+                                                       {2, rc::gen::inRange<int64_t>(40, 160)},
+                                                       {1, rc::gen::element<int64_t>(8, 16, 24, 32, 33)}}),
+                      [](int64_t x) { return 8 * x; });
+}
+
+// One random case: fresh inputs from a rapidcheck-drawn seed, then the check.
+void check_case(const std::string& kernel, const GemmShape& shape, uint64_t seed) {
+  const HostProblem p = HostProblem::random(shape, seed);
+  const harness::Reference ref = harness::reference_gemm(p);
+  const harness::CaseResult r = harness::run_case(kernel, p, ref);
+  RC_LOG() << kernel << " " << shape.m << "x" << shape.n << "x" << shape.k << " seed " << seed << ": "
+           << (r.ran ? r.cmp.summary() : "refused: " + r.refusal) << "\n";
+  RC_ASSERT(r.ran);
+  RC_ASSERT(r.cmp.ok);
+}
+
+void property(const std::string& kernel, bool k_multiple_of_8, bool n_multiple_of_8) {
+  const bool ok = rc::check(kernel + " matches Eigen", [&] {
+    GemmShape s;
+    s.m = *dimension();
+    s.n = n_multiple_of_8 ? *multiple_of_8() : *dimension();
+    s.k = k_multiple_of_8 ? *multiple_of_8() : *dimension();
+    const auto seed = *rc::gen::arbitrary<uint64_t>();
+    check_case(kernel, s, seed);
+  });
+  EXPECT_TRUE(ok);
+}
+
+TEST(GemmDiff, K01Naive) { REQUIRE_GPU(); property("k01", false, false); }
+TEST(GemmDiff, K02TmaWgmma) { REQUIRE_GPU(); property("k02", true, false); }
+TEST(GemmDiff, K03Swizzle128) { REQUIRE_GPU(); property("k03", true, false); }
+TEST(GemmDiff, K04TmaStore) { REQUIRE_GPU(); property("k04", true, true); }
+// gemmscope::gemm's dispatch on any shape, K and N not multiples of 8 included.
+TEST(GemmDiff, AutoAnyShape) { REQUIRE_GPU(); property("auto", false, false); }
+
+// Fixed shapes every run: tiny, LLM-like, square.
+TEST(GemmDiff, FixedShapes) {
+  REQUIRE_GPU();
+  const GemmShape shapes[] = {{1, 1, 8}, {1, 1, 1}, {3, 5, 7}, {128, 128, 64}, {129, 257, 72}, {2048, 2048, 2048},
+                              {512, 4096, 1024}, {1000, 1000, 1000}};
+  uint64_t seed = 12345;
+  for (const auto& s : shapes)
+    for (const auto& k : sm90_kernels()) {
+      const HostProblem p = HostProblem::random(s, seed++);
+      const auto ref = harness::reference_gemm(p);
+      const auto r = harness::run_case(k.name, p, ref);
+      if (!r.ran) continue;  // refusals (K % 8) are covered by can_implement's own tests
+      EXPECT_TRUE(r.cmp.ok) << k.name << " " << s.m << "x" << s.n << "x" << s.k << ": " << r.cmp.summary();
+    }
+}
+
+// Same inputs, same kernel: bitwise-identical outputs across launches.
+TEST(GemmDiff, Deterministic) {
+  REQUIRE_GPU();
+  const GemmShape s{777, 1032, 1096};
+  const HostProblem p = HostProblem::random(s, 99);
+  for (const auto& k : sm90_kernels()) {
+    harness::DeviceProblem d(p);
+    if (!k.can_implement(s, d.operands()).empty()) continue;
+    std::vector<bf16> first;
+    for (int run = 0; run < 3; ++run) {
+      d.poison_c();
+      k.launch(s, d.operands(), nullptr);
+      check_cuda(cudaDeviceSynchronize(), "determinism run");
+      auto c = d.download_c();
+      if (run == 0) first = c;
+      else EXPECT_EQ(0, std::memcmp(first.data(), c.data(), c.size() * sizeof(bf16))) << k.name << " run " << run;
+    }
+  }
+}
+
+// NaN and Inf in the inputs reach exactly the outputs they touch, as in the reference.
+TEST(GemmDiff, NonFinitePropagates) {
+  REQUIRE_GPU();
+  const GemmShape s{200, 136, 256};
+  HostProblem p = HostProblem::random(s, 7);
+  p.a[5 * s.k + 17] = __float2bfloat16_rn(NAN);        // row 5 of C becomes NaN
+  p.b[9 * s.k + 3] = __float2bfloat16_rn(INFINITY);    // column 9 of C becomes +-Inf or NaN
+  for (const auto& k : sm90_kernels()) {
+    harness::DeviceProblem d(p);
+    if (!k.can_implement(s, d.operands()).empty()) continue;
+    d.poison_c();
+    k.launch(s, d.operands(), nullptr);
+    check_cuda(cudaDeviceSynchronize(), "non-finite run");
+    const auto c = d.download_c();
+    for (int64_t i = 0; i < s.m; ++i)
+      for (int64_t j = 0; j < s.n; ++j) {
+        const float v = __bfloat162float(c[i * s.n + j]);
+        const bool touched = i == 5 || j == 9;
+        EXPECT_EQ(!std::isfinite(v), touched) << k.name << " C(" << i << "," << j << ") = " << v;
+        if (HasFailure()) return;
+      }
+  }
+}
+
+// Refusals name the value and the rule.
+TEST(GemmDiff, RefusesBadInput) {
+  REQUIRE_GPU();
+  const GemmShape s{64, 64, 64};
+  const HostProblem p = HostProblem::random(s, 1);
+  harness::DeviceProblem d(p);
+  auto expect_error = [&](const GemmShape& shape, GemmOperands ops, const std::string& kernel, const char* needle) {
+    try {
+      gemm(shape, ops, nullptr, kernel);
+      ADD_FAILURE() << "accepted " << needle;
+    } catch (const GemmError& e) {
+      EXPECT_NE(std::string(e.what()).find(needle), std::string::npos) << e.what();
+    }
+  };
+  expect_error({0, 64, 64}, d.operands(), "auto", "M = 0");
+  expect_error({64, -3, 64}, d.operands(), "auto", "N = -3");
+  expect_error({64, 64, 60}, d.operands(), "k03", "K = 60");
+  expect_error({64, 60, 64}, d.operands(), "k04", "N = 60");
+  expect_error(s, {nullptr, d.operands().b, d.operands().c}, "auto", "A is a null pointer");
+  expect_error(s, {d.operands().a, d.operands().b, const_cast<bf16*>(d.operands().a)}, "auto", "C overlaps A");
+  expect_error(s, d.operands(), "k99", "unknown");
+}
+
+}  // namespace
+}  // namespace gemmscope
+
+int main(int argc, char** argv) {
+  // Enough random shapes per kernel for the ladder's acceptance (200+), unless set.
+  if (!std::getenv("RC_PARAMS")) setenv("RC_PARAMS", "max_success=250", 1);
+  testing::InitGoogleTest(&argc, argv);
+  return RUN_ALL_TESTS();
+}
