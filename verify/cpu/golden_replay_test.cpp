@@ -1,0 +1,577 @@
+// Golden hardware traces (traces/hw/*.json, written by `gemmscope probe` on the
+// H200) replayed through the model: every observation must agree exactly with the
+// model's prediction (banks timing: with a fitted cost). The expected values here
+// come from the hardware; the code under test is the model.
+// Also: the trace format itself (a synthetic trace that must replay, corrupted ones
+// that must be rejected with a clear message).
+#include <gtest/gtest.h>
+#include <rapidcheck/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <map>
+#include <optional>
+#include <sstream>
+
+#include "gemmscope/model/banks.hpp"
+#include "gemmscope/model/desc_interpreter.hpp"
+#include "gemmscope/model/desc_sm90.hpp"
+#include "gemmscope/model/error.hpp"
+#include "gemmscope/model/fragments.hpp"
+#include "gemmscope/model/mbarrier.hpp"
+#include "gemmscope/model/swizzle.hpp"
+#include "gemmscope/model/tma_box.hpp"
+#include "gemmscope/traces/golden.hpp"
+
+namespace {
+
+using gemmscope::traces::CaseStatus;
+using gemmscope::traces::GoldenCase;
+using gemmscope::traces::GoldenError;
+using gemmscope::traces::GoldenTrace;
+using gemmscope::traces::golden_int;
+using gemmscope::traces::golden_int_array;
+using gemmscope::traces::golden_string;
+using nlohmann::json;
+namespace model = gemmscope::model;
+
+// What a replay found: disagreements fail the test; notes are observations the
+// model does not predict (undefined behaviour, exploratory cases), printed only.
+struct ReplayReport {
+  std::vector<std::string> disagreements;
+  std::vector<std::string> notes;
+  int cases_checked = 0;
+};
+
+std::string where_of(const GoldenTrace& t, const GoldenCase& c, const char* part) {
+  return t.probe + ".json: case " + c.name + "." + part;
+}
+
+bool exploratory(const GoldenCase& c) { return c.params.value("exploratory", false); }
+
+// ---- tma_swizzle -------------------------------------------------------------------
+void replay_tma_case(const GoldenTrace& t, const GoldenCase& c, ReplayReport& report) {
+  const std::string wp = where_of(t, c, "params"), wo = where_of(t, c, "observed");
+  model::TmaBox box;
+  box.swizzle = model::parse_swizzle_mode(golden_string(c.params, "swizzle", wp));
+  box.rows = static_cast<uint32_t>(golden_int(c.params, "rows", wp));
+  box.inner_elems = static_cast<uint32_t>(golden_int(c.params, "inner_elems", wp));
+  box.elem_bytes = static_cast<uint32_t>(golden_int(c.params, "elem_bytes", wp));
+  if (c.params.value("encode_only", false)) {
+    const bool accepted = c.observed.at("encode_accepted").get<bool>();
+    bool model_accepts = true;
+    std::string why;
+    try {
+      box.validate();
+    } catch (const model::ModelError& e) {
+      model_accepts = false;
+      why = e.what();
+    }
+    if (accepted != model_accepts)
+      report.disagreements.push_back(c.name + ": the driver " + (accepted ? "accepts" : "refuses") +
+                                     " the tensor map but TmaBox::validate " +
+                                     (model_accepts ? "accepts it" : "refuses it (" + why + ")"));
+    ++report.cases_checked;
+    return;
+  }
+  box.smem_base = static_cast<uint64_t>(golden_int(c.observed, "dst_smem_address", wo));
+  const uint64_t region = static_cast<uint64_t>(golden_int(c.observed, "region_smem_address", wo));
+  const int64_t dump_bytes = golden_int(c.observed, "dump_bytes", wo);
+  const std::vector<int64_t> dump = golden_int_array(c.observed, "smem_u16", wo, dump_bytes / 2);
+  const int64_t sentinel = golden_int(c.params, "sentinel", wp);
+  const int64_t cols = golden_int(c.params, "global_cols", wp);
+  const int64_t coord_col = golden_int(c.params, "coord_col", wp), coord_row = golden_int(c.params, "coord_row", wp);
+  if (!c.observed.at("barrier_completed").get<bool>())
+    report.disagreements.push_back(c.name + ": the mbarrier phase did not complete (tx bytes != box bytes?)");
+
+  // Expected dump for a given address function.
+  const auto expected_dump = [&](const std::function<uint64_t(uint32_t, uint32_t)>& address,
+                                 std::string& error) -> std::vector<int64_t> {
+    std::vector<int64_t> expected(dump.size(), sentinel);
+    for (uint32_t r = 0; r < box.rows; ++r)
+      for (uint32_t col = 0; col < box.inner_elems; ++col) {
+        const uint64_t a = address(r, col);
+        if (a < region || (a - region) / 2 >= expected.size()) {
+          error = "element (" + std::to_string(r) + ", " + std::to_string(col) + ") lands outside the dump";
+          return {};
+        }
+        expected[(a - region) / 2] = (coord_row + r) * cols + coord_col + col;
+      }
+    return expected;
+  };
+  std::string error;
+  const std::vector<int64_t> expected =
+      expected_dump([&](uint32_t r, uint32_t col) { return box.address(r, col); }, error);
+  ++report.cases_checked;
+  if (!error.empty()) {
+    report.disagreements.push_back(c.name + ": model: " + error);
+    return;
+  }
+  if (expected == dump) return;
+  std::size_t mismatches = 0, first = dump.size();
+  for (std::size_t i = 0; i < dump.size(); ++i)
+    if (expected[i] != dump[i]) {
+      ++mismatches;
+      first = std::min(first, i);
+    }
+  std::ostringstream msg;
+  msg << c.name << ": " << mismatches << " of " << dump.size() << " shared-memory halfwords differ from TmaBox::address;"
+      << " first at byte " << 2 * first << ": hardware " << dump[first] << ", model " << expected[first];
+  // The open question: rows padded to the swizzle span?
+  const uint32_t span = model::swizzle_span_bytes(box.swizzle);
+  if (span > box.inner_bytes()) {
+    std::string e2;
+    const auto padded = expected_dump(
+        [&](uint32_t r, uint32_t col) {
+          return model::swizzle_address(box.swizzle, box.smem_base + uint64_t{r} * span + uint64_t{col} * box.elem_bytes);
+        },
+        e2);
+    if (e2.empty() && padded == dump) msg << " [the observation matches rows padded to the " << span << "-byte span]";
+  }
+  report.disagreements.push_back(msg.str());
+}
+
+// ---- ldmatrix_stmatrix -------------------------------------------------------------
+void replay_ldst_case(const GoldenTrace& t, const GoldenCase& c, ReplayReport& report) {
+  const std::string wp = where_of(t, c, "params"), wo = where_of(t, c, "observed");
+  const uint32_t count = static_cast<uint32_t>(golden_int(c.params, "matrices", wp));
+  const bool trans = c.params.at("trans").get<bool>();
+  const std::vector<int64_t> row_of_lane = golden_int_array(c.params, "row_of_lane", wp, 32);
+  const int64_t smem_rows = golden_int(c.params, "smem_rows", wp);
+  // Element (matrix, row, col) of the model -> the smem row its address came from.
+  const auto smem_row_of = [&](uint32_t matrix, uint32_t row) {
+    return row_of_lane[model::ldmatrix_row_address_thread(count, matrix, row)];
+  };
+  ++report.cases_checked;
+  if (c.name.rfind("ldmatrix", 0) == 0) {
+    const std::vector<int64_t> regs = golden_int_array(c.observed, "regs", wo, 32 * count);
+    for (uint32_t thread = 0; thread < 32; ++thread)
+      for (uint32_t reg = 0; reg < count; ++reg)
+        for (uint32_t half = 0; half < 2; ++half) {
+          const model::LdmatrixElement e = model::ldmatrix_element(count, trans, thread, reg, half);
+          const int64_t want = smem_row_of(e.matrix, e.row) * 8 + e.col;  // smem code: row * 8 + col
+          const int64_t got = (regs[thread * count + reg] >> (16 * half)) & 0xFFFF;
+          if (want != got) {
+            report.disagreements.push_back(c.name + ": thread " + std::to_string(thread) + " register " +
+                                           std::to_string(reg) + " half " + std::to_string(half) + ": hardware code " +
+                                           std::to_string(got) + ", model code " + std::to_string(want));
+            return;
+          }
+        }
+  } else {
+    const std::vector<int64_t> smem = golden_int_array(c.observed, "smem_u16", wo, smem_rows * 8);
+    const int64_t sentinel = golden_int(c.params, "sentinel", wp);
+    const int64_t base = golden_int(c.params, "store_code_base", wp);
+    std::vector<int64_t> expected(smem.size(), sentinel);
+    for (uint32_t thread = 0; thread < 32; ++thread)
+      for (uint32_t reg = 0; reg < count; ++reg)
+        for (uint32_t half = 0; half < 2; ++half) {
+          const model::LdmatrixElement e = model::ldmatrix_element(count, trans, thread, reg, half);
+          expected[smem_row_of(e.matrix, e.row) * 8 + e.col] = base + 8 * thread + 2 * reg + half;
+        }
+    for (std::size_t i = 0; i < smem.size(); ++i)
+      if (smem[i] != expected[i]) {
+        report.disagreements.push_back(c.name + ": shared row " + std::to_string(i / 8) + " column " +
+                                       std::to_string(i % 8) + ": hardware " + std::to_string(smem[i]) + ", model " +
+                                       std::to_string(expected[i]));
+        return;
+      }
+  }
+}
+
+// ---- mbarrier ----------------------------------------------------------------------
+void replay_mbarrier_case(const GoldenTrace& t, const GoldenCase& c, ReplayReport& report) {
+  const std::string wo = where_of(t, c, "observed");
+  const json& script = c.params.at("script");
+  const std::vector<int64_t> results = golden_int_array(c.observed, "results", wo, static_cast<long long>(script.size()));
+  std::optional<model::Mbarrier> bar;
+  std::vector<int64_t> token_phase;  // the phase number each kept token captured
+  ++report.cases_checked;
+  for (std::size_t s = 0; s < script.size(); ++s) {
+    const std::string op = script[s].at(0).get<std::string>();
+    const int64_t arg = script[s].at(1).get<int64_t>();
+    const int64_t got = results[s];
+    const std::string at = c.name + " step " + std::to_string(s) + " (" + op + " " + std::to_string(arg) + ")";
+    try {
+      if (op == "Init") {
+        bar.emplace(static_cast<uint32_t>(arg));
+        continue;
+      }
+      if (!bar) throw model::ModelError("script uses the barrier before Init");
+      if (op == "Arrive") {
+        token_phase.push_back(bar->completed_phases());
+        bar->arrive(static_cast<uint32_t>(arg));
+      } else if (op == "ArriveExpectTx") {
+        token_phase.push_back(bar->completed_phases());
+        bar->arrive_expect_tx(static_cast<uint32_t>(arg));
+      } else if (op == "ExpectTx") {
+        bar->expect_tx(static_cast<uint32_t>(arg));
+      } else if (op == "CompleteTx" || op == "BulkCopy") {
+        bar->complete_tx(static_cast<uint32_t>(arg));
+      } else if (op == "TestWaitParity" || op == "TryWaitParity") {
+        const int64_t want = bar->try_wait_parity(static_cast<uint32_t>(arg)) ? 1 : 0;
+        if (want != got)
+          report.disagreements.push_back(at + ": hardware " + std::to_string(got) + ", model " + std::to_string(want) +
+                                         " (model state " + bar->to_string() + ")");
+      } else if (op == "TestWaitToken") {
+        const int64_t phase = token_phase.at(static_cast<std::size_t>(arg));
+        try {
+          const int64_t want = bar->try_wait_phase(phase) ? 1 : 0;
+          if (want != got)
+            report.disagreements.push_back(at + ": hardware " + std::to_string(got) + ", model " +
+                                           std::to_string(want));
+        } catch (const model::ModelError& e) {
+          report.notes.push_back(at + ": undefined in PTX (model: " + e.what() + "); hardware said " +
+                                 std::to_string(got));
+        }
+      } else if (op == "PendingCount" || op == "CopyLanded") {
+        report.notes.push_back(at + ": observed " + std::to_string(got));
+      } else if (op == "Delay") {
+      } else {
+        report.disagreements.push_back(at + ": unknown script operation");
+      }
+    } catch (const model::ModelError& e) {
+      report.disagreements.push_back(at + ": the model refuses a step the hardware ran: " + e.what());
+      return;
+    }
+  }
+}
+
+// ---- banks_timing and banks_ncu ----------------------------------------------------
+model::WarpAccess access_of(const GoldenTrace& t, const GoldenCase& c) {
+  const std::string wp = where_of(t, c, "params");
+  model::WarpAccess a;
+  a.width_bytes = static_cast<int>(golden_int(c.params, "width_bytes", wp));
+  const std::vector<int64_t> offsets = golden_int_array(c.params, "lane_offsets_bytes", wp, 32);
+  for (int l = 0; l < 32; ++l) a.address[l] = static_cast<uint64_t>(offsets[l]);
+  a.label = c.name;
+  return a;
+}
+
+void replay_banks_timing(const GoldenTrace& t, ReplayReport& report) {
+  std::vector<std::pair<std::string, std::pair<double, double>>> points;  // name -> (wavefronts, cycles)
+  for (const GoldenCase& c : t.cases) {
+    if (c.status != CaseStatus::Ok || c.params.value("mode", "timing") != "timing") continue;
+    const int wavefronts = model::analyze(access_of(t, c)).wavefronts;
+    const double cycles = c.observed.at("w8").at("cycles_per_load").get<double>();
+    points.push_back({c.name, {double(wavefronts), cycles}});
+    ++report.cases_checked;
+  }
+  if (points.size() < 3) return;
+  // Least-squares fit cycles = a + b * wavefronts.
+  double sx = 0, sy = 0, sxx = 0, sxy = 0;
+  for (auto& [n, p] : points) {
+    sx += p.first;
+    sy += p.second;
+    sxx += p.first * p.first;
+    sxy += p.first * p.second;
+  }
+  const double n = double(points.size());
+  const double den = n * sxx - sx * sx;
+  if (den == 0) return;
+  const double b = (n * sxy - sx * sy) / den, a = (sy - b * sx) / n;
+  report.notes.push_back("banks fit (8 warps): cycles per load = " + std::to_string(a) + " + " + std::to_string(b) +
+                         " * wavefronts");
+  if (b <= 0) report.disagreements.push_back("banks: cycles do not grow with the model's wavefronts (slope <= 0)");
+  for (auto& [name, p] : points) {
+    const double predicted = a + b * p.first;
+    if (std::abs(p.second - predicted) > 0.25 * std::max(predicted, b))
+      report.disagreements.push_back("banks " + name + ": model " + std::to_string(int(p.first)) +
+                                     " wavefronts, fit predicts " + std::to_string(predicted) + " cycles/load, measured " +
+                                     std::to_string(p.second));
+  }
+  // Ranking: a pattern with at least twice the wavefronts of another must cost more.
+  for (auto& [n1, p1] : points)
+    for (auto& [n2, p2] : points)
+      if (p1.first >= 2 * p2.first && !(p1.second > p2.second))
+        report.disagreements.push_back("banks ranking: " + n1 + " (" + std::to_string(int(p1.first)) +
+                                       " wavefronts) measured no slower than " + n2 + " (" +
+                                       std::to_string(int(p2.first)) + ")");
+}
+
+void replay_banks_ncu_case(const GoldenTrace& t, const GoldenCase& c, ReplayReport& report) {
+  const std::string wo = where_of(t, c, "observed");
+  const model::AccessCost cost = model::analyze(access_of(t, c));
+  const int64_t instructions = golden_int(c.observed, "load_instructions", wo);
+  const int64_t wavefronts = golden_int(c.observed, "wavefronts", wo);
+  const int64_t conflicts = golden_int(c.observed, "bank_conflicts", wo);
+  ++report.cases_checked;
+  if (instructions <= 0) {
+    report.disagreements.push_back(c.name + ": no load instructions counted");
+    return;
+  }
+  if (wavefronts != int64_t{cost.wavefronts} * instructions)
+    report.disagreements.push_back(c.name + ": ncu wavefronts per load " +
+                                   std::to_string(double(wavefronts) / double(instructions)) + ", model " +
+                                   std::to_string(cost.wavefronts));
+  if (conflicts != int64_t{cost.conflicts()} * instructions)
+    report.disagreements.push_back(c.name + ": ncu bank conflicts per load " +
+                                   std::to_string(double(conflicts) / double(instructions)) +
+                                   ", model (wavefronts - ideal) " + std::to_string(cost.conflicts()));
+}
+
+// ---- wgmma_desc --------------------------------------------------------------------
+void replay_wgmma_case(const GoldenTrace& t, const GoldenCase& c, ReplayReport& report) {
+  const std::string wp = where_of(t, c, "params"), wo = where_of(t, c, "observed");
+  const std::string hex = golden_string(c.observed, "descriptor", wo);
+  const uint64_t bits = std::stoull(hex, nullptr, 16);
+  const uint64_t region = static_cast<uint64_t>(golden_int(c.observed, "region_smem_address", wo));
+  model::OperandExtent operand;
+  operand.rows = static_cast<uint32_t>(golden_int(c.params, "rows", wp));
+  operand.k_elems = static_cast<uint32_t>(golden_int(c.params, "k_elems", wp));
+  operand.major = model::parse_operand_major(golden_string(c.params, "major", wp));
+  operand.elem_bytes = static_cast<uint32_t>(golden_int(c.params, "elem_bytes", wp));
+  const std::vector<int64_t> observed =
+      golden_int_array(c.observed, "elem_offset_bytes", wo, static_cast<long long>(operand.rows) * operand.k_elems);
+  ++report.cases_checked;
+  try {
+    const model::SmemDescriptorSm90 desc = model::SmemDescriptorSm90::decode(bits);
+    // The probe encodes the descriptor itself: the model's decode must read back its fields.
+    const auto field_mismatch = [&](const char* name, int64_t model_value, int64_t param) {
+      if (model_value != param)
+        report.disagreements.push_back(c.name + ": descriptor " + hex + " decodes " + name + " = " +
+                                       std::to_string(model_value) + ", the probe wrote " + std::to_string(param));
+    };
+    field_mismatch("lbo_bytes", desc.lbo_bytes, golden_int(c.params, "lbo_bytes", wp));
+    field_mismatch("sbo_bytes", desc.sbo_bytes, golden_int(c.params, "sbo_bytes", wp));
+    field_mismatch("base_offset", desc.base_offset, golden_int(c.params, "base_offset", wp));
+    field_mismatch("start_address_bytes", desc.start_address_bytes,
+                   static_cast<int64_t>((region + golden_int(c.params, "start_offset_bytes", wp)) & 0x3FFFF));
+    if (std::string(model::to_string(desc.swizzle)) != golden_string(c.params, "swizzle", wp))
+      report.disagreements.push_back(c.name + ": descriptor swizzle decodes as " +
+                                     std::string(model::to_string(desc.swizzle)));
+    for (uint32_t row = 0; row < operand.rows; ++row)
+      for (uint32_t k = 0; k < operand.k_elems; ++k) {
+        const int64_t want =
+            static_cast<int64_t>(model::descriptor_element_address(desc, operand, row, k)) - static_cast<int64_t>(region);
+        const int64_t got = observed[row * operand.k_elems + k];
+        if (want != got) {
+          report.disagreements.push_back(c.name + ": element (row " + std::to_string(row) + ", k " + std::to_string(k) +
+                                         "): hardware read byte " + std::to_string(got) + " of the region, model " +
+                                         std::to_string(want));
+          return;
+        }
+      }
+  } catch (const model::ModelError& e) {
+    const std::string msg = c.name + ": the model refuses a descriptor the hardware ran: " + e.what();
+    if (exploratory(c)) report.notes.push_back(msg);
+    else report.disagreements.push_back(msg);
+  }
+}
+
+// ---- dispatch ----------------------------------------------------------------------
+ReplayReport replay(const GoldenTrace& t) {
+  ReplayReport report;
+  if (t.probe == "banks_timing") {
+    replay_banks_timing(t, report);
+    return report;
+  }
+  for (const GoldenCase& c : t.cases) {
+    if (c.status == CaseStatus::Failed) {
+      report.notes.push_back(t.probe + " case " + c.name + " failed on the hardware: " + c.error);
+      continue;
+    }
+    try {
+      if (t.probe == "tma_swizzle") replay_tma_case(t, c, report);
+      else if (t.probe == "ldmatrix_stmatrix") replay_ldst_case(t, c, report);
+      else if (t.probe == "mbarrier") replay_mbarrier_case(t, c, report);
+      else if (t.probe == "wgmma_desc") replay_wgmma_case(t, c, report);
+      else if (t.probe == "banks_ncu") replay_banks_ncu_case(t, c, report);
+      else {
+        report.disagreements.push_back("no replay for probe \"" + t.probe + "\"");
+        return report;
+      }
+    } catch (const GoldenError& e) {
+      report.disagreements.push_back(std::string("malformed observation: ") + e.what());
+    } catch (const std::exception& e) {
+      report.disagreements.push_back(t.probe + " case " + c.name + ": " + e.what());
+    }
+  }
+  return report;
+}
+
+std::string joined(const std::vector<std::string>& lines, std::size_t limit = 40) {
+  std::string out;
+  for (std::size_t i = 0; i < lines.size() && i < limit; ++i) out += "  " + lines[i] + "\n";
+  if (lines.size() > limit) out += "  ... and " + std::to_string(lines.size() - limit) + " more\n";
+  return out;
+}
+
+// ---- a synthetic trace, worked by hand ---------------------------------------------
+// One 128B-swizzled TMA box of 2 rows x 64 bf16 (128 bytes) at shared address 1024.
+// Row 0 (bytes 1024..1151): (addr >> 7) & 7 = 0, no XOR: code c sits at halfword c.
+// Row 1 (bytes 1152..1279): (addr >> 7) & 7 = 1, so 16-byte chunk j holds logical
+// chunk j ^ 1: halfword 64 + 8j + e holds column 8(j ^ 1) + e, code 248 + that column.
+// Then 32 halfwords of the 0xFFFF sentinel.
+json synthetic_tma_trace() {
+  std::vector<int> dump;
+  for (int c = 0; c < 64; ++c) dump.push_back(c);
+  for (int j = 0; j < 8; ++j)
+    for (int e = 0; e < 8; ++e) dump.push_back(248 + 8 * (j ^ 1) + e);
+  for (int i = 0; i < 32; ++i) dump.push_back(0xFFFF);
+  return json{{"format", "gemmscope-golden-trace"},
+              {"schema_version", 1},
+              {"probe", "tma_swizzle"},
+              {"description", "synthetic, worked by hand"},
+              {"settles", json::array({"test only"})},
+              {"gpu",
+               {{"name", "synthetic"}, {"compute_capability", "9.0"}, {"compute_major", 9}, {"compute_minor", 0},
+                {"driver_version", 12080}, {"runtime_version", 13000}, {"sm_count", 132}, {"clock_khz", 1980000}}},
+              {"date", "2025-01-01T00:00:00Z"},
+              {"commit", "synthetic"},
+              {"case_count", 1},
+              {"cases",
+               json::array({{{"name", "swz128B_in128B_r2"},
+                             {"status", "ok"},
+                             {"params",
+                              {{"swizzle", "128B"}, {"inner_bytes", 128}, {"inner_elems", 64}, {"rows", 2},
+                               {"elem_bytes", 2}, {"dst_offset_bytes", 0}, {"coord_col", 0}, {"coord_row", 0},
+                               {"global_cols", 248}, {"sentinel", 0xFFFF}, {"encode_only", false}}},
+                             {"observed",
+                              {{"region_smem_address", 1024}, {"dst_smem_address", 1024}, {"barrier_completed", true},
+                               {"dump_bytes", 320}, {"smem_u16", dump}}}}})}};
+}
+
+std::string rejection_of(const json& doc) {
+  try {
+    gemmscope::traces::golden_from_json(doc, "bad.json");
+  } catch (const GoldenError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST(GoldenFormat, SyntheticTraceReplaysAndRoundTrips) {
+  const GoldenTrace t = gemmscope::traces::golden_from_json(synthetic_tma_trace(), "synthetic.json");
+  const ReplayReport report = replay(t);
+  EXPECT_EQ(report.cases_checked, 1);
+  EXPECT_TRUE(report.disagreements.empty()) << joined(report.disagreements);
+
+  const auto dir = std::filesystem::temp_directory_path() / "gemmscope_golden_test";
+  std::filesystem::remove_all(dir);
+  const auto path = gemmscope::traces::write_golden(dir, t);
+  EXPECT_EQ(path.filename(), "tma_swizzle.json");
+  const GoldenTrace back = gemmscope::traces::read_golden(path);
+  EXPECT_EQ(gemmscope::traces::to_json(back), gemmscope::traces::to_json(t));
+  std::filesystem::remove_all(dir);
+}
+
+TEST(GoldenReplay, ReportsAnObservationTheModelDoesNotPredict) {
+  json doc = synthetic_tma_trace();
+  // Swap two halfwords of row 1 back into unswizzled order: the model must object.
+  auto& dump = doc["cases"][0]["observed"]["smem_u16"];
+  std::swap(dump[64], dump[72]);
+  const ReplayReport report = replay(gemmscope::traces::golden_from_json(doc, "swapped.json"));
+  ASSERT_EQ(report.disagreements.size(), 1u);
+  EXPECT_NE(report.disagreements[0].find("2 of 160 shared-memory halfwords differ"), std::string::npos)
+      << report.disagreements[0];
+}
+
+TEST(GoldenFormat, RejectsCorruptedTracesWithTheFieldAndRule) {
+  json doc = synthetic_tma_trace();
+  doc["cases"][0]["status"] = "maybe";
+  EXPECT_EQ(rejection_of(doc), "bad.json: cases[0].status = \"maybe\" must be ok or failed");
+
+  doc = synthetic_tma_trace();
+  doc["schema_version"] = 7;
+  EXPECT_EQ(rejection_of(doc), "bad.json: schema_version = 7 is not supported by this reader (1..1)");
+
+  doc = synthetic_tma_trace();
+  doc.erase("gpu");
+  EXPECT_EQ(rejection_of(doc), "bad.json: gpu is missing");
+
+  doc = synthetic_tma_trace();
+  doc["cases"][0]["status"] = "failed";  // a failed case must say why
+  EXPECT_EQ(rejection_of(doc), "bad.json: cases[0].error is missing");
+
+  doc = synthetic_tma_trace();
+  doc["case_count"] = 2;
+  EXPECT_NE(rejection_of(doc).find("must equal the number of cases (1); the file is truncated or edited"),
+            std::string::npos);
+
+  doc = synthetic_tma_trace();
+  doc["probe"] = "../escape";
+  EXPECT_NE(rejection_of(doc).find("must be 1..64 of letters, digits"), std::string::npos);
+
+  doc = synthetic_tma_trace();
+  doc["date"] = "yesterday";
+  EXPECT_NE(rejection_of(doc).find("must be UTC ISO 8601"), std::string::npos);
+
+  // Well-formed document, malformed observation: the replay names the array and sizes.
+  doc = synthetic_tma_trace();
+  doc["cases"][0]["observed"]["smem_u16"].erase(0);
+  const ReplayReport report = replay(gemmscope::traces::golden_from_json(doc, "short.json"));
+  ASSERT_EQ(report.disagreements.size(), 1u);
+  EXPECT_NE(report.disagreements[0].find("smem_u16 has 159 entries, expected 160"), std::string::npos)
+      << report.disagreements[0];
+}
+
+TEST(GoldenFormat, RejectsATruncatedFile) {
+  const auto dir = std::filesystem::temp_directory_path() / "gemmscope_golden_truncated";
+  std::filesystem::create_directories(dir);
+  const auto path = dir / "tma_swizzle.json";
+  const std::string text = synthetic_tma_trace().dump();
+  std::ofstream(path) << text.substr(0, text.size() / 2);
+  try {
+    gemmscope::traces::read_golden(path);
+    ADD_FAILURE() << "a truncated file was accepted";
+  } catch (const GoldenError& e) {
+    EXPECT_EQ(std::string(e.what()).rfind("tma_swizzle.json: not valid JSON:", 0), 0u) << e.what();
+  }
+  std::filesystem::remove_all(dir);
+}
+
+// Any trace the writer writes, the reader reads back unchanged.
+RC_GTEST_PROP(GoldenFormat, WriteThenReadIsIdentity, ()) {
+  GoldenTrace t = gemmscope::traces::golden_from_json(synthetic_tma_trace(), "synthetic.json");
+  const int extra = *rc::gen::inRange(0, 5);
+  for (int i = 0; i < extra; ++i) {
+    GoldenCase c;
+    c.name = "case" + std::to_string(i);
+    if (*rc::gen::arbitrary<bool>()) {
+      c.status = CaseStatus::Failed;
+      c.error = "error " + std::to_string(*rc::gen::inRange(0, 1000));
+    } else {
+      c.observed["values"] = *rc::gen::container<std::vector<int>>(rc::gen::inRange(-70000, 70000));
+      c.observed["flag"] = *rc::gen::arbitrary<bool>();
+    }
+    c.params["n"] = *rc::gen::inRange(0, 1 << 20);
+    t.cases.push_back(c);
+  }
+  const auto dir = std::filesystem::temp_directory_path() / "gemmscope_golden_rc";
+  const auto path = gemmscope::traces::write_golden(dir, t);
+  const GoldenTrace back = gemmscope::traces::read_golden(path);
+  RC_ASSERT(gemmscope::traces::to_json(back) == gemmscope::traces::to_json(t));
+}
+
+// The real thing: every golden trace recorded on the H200.
+TEST(GoldenReplay, HardwareTracesAgreeWithTheModel) {
+  const std::filesystem::path dir = std::filesystem::path(GEMMSCOPE_SOURCE_DIR) / "traces" / "hw";
+  const auto files = gemmscope::traces::list_golden_files(dir);
+  if (files.empty())
+    GTEST_SKIP() << "no golden traces in " << dir.string()
+                 << " yet: run `gemmscope probe --all --out traces/hw` on the H200 (traces/hw/README.md)";
+  for (const auto& path : files) {
+    SCOPED_TRACE(path.filename().string());
+    GoldenTrace t;
+    try {
+      t = gemmscope::traces::read_golden(path);
+    } catch (const GoldenError& e) {
+      ADD_FAILURE() << e.what();
+      continue;
+    }
+    EXPECT_EQ(t.gpu.compute_major, 9) << t.probe << " was recorded on " << t.gpu.name << ", not an sm_90 GPU";
+    const ReplayReport report = replay(t);
+    std::printf("%s: %d cases checked, %zu failed on the hardware, %zu disagreements\n%s", t.probe.c_str(),
+                report.cases_checked, t.failed_cases(), report.disagreements.size(), joined(report.notes, 12).c_str());
+    EXPECT_GT(report.cases_checked, 0) << t.probe << ": nothing to replay";
+    EXPECT_TRUE(report.disagreements.empty()) << t.probe << " disagrees with the model:\n"
+                                              << joined(report.disagreements);
+  }
+}
+
+}  // namespace
