@@ -548,6 +548,167 @@ RC_GTEST_PROP(GoldenFormat, WriteThenReadIsIdentity, ()) {
   RC_ASSERT(gemmscope::traces::to_json(back) == gemmscope::traces::to_json(t));
 }
 
+// ---- synthetic traces of the other probes, worked from the PTX ISA text ----------
+json synthetic_trace(const std::string& probe, json cases) {
+  json doc = synthetic_tma_trace();
+  doc["probe"] = probe;
+  doc["case_count"] = cases.size();
+  doc["cases"] = std::move(cases);
+  return doc;
+}
+
+ReplayReport replay_json(const json& doc) { return replay(gemmscope::traces::golden_from_json(doc, "synthetic.json")); }
+
+std::vector<int> lane_rows() {
+  std::vector<int> rows;
+  for (int l = 0; l < 32; ++l) rows.push_back((13 * l + 5) % 64);
+  return rows;
+}
+
+json ldmatrix_params(int count, bool trans) {
+  return {{"matrices", count}, {"trans", trans}, {"row_bytes", 16}, {"smem_rows", 64}, {"row_of_lane", lane_rows()},
+          {"store_code_base", 0x1000}, {"sentinel", 0xFFFF}};
+}
+
+// PTX ISA "ldmatrix": thread t, register i = matrix i, row t/4, columns 2(t%4), +1;
+// .trans: column t/4 of rows 2(t%4), +1. Matrix i row r comes from lane 8i + r.
+json synthetic_ldmatrix_cases() {
+  const std::vector<int> rows = lane_rows();
+  std::vector<int64_t> x4, x2t;
+  for (int t = 0; t < 32; ++t)
+    for (int i = 0; i < 4; ++i) {
+      const int64_t lo = rows[8 * i + t / 4] * 8 + 2 * (t % 4);
+      x4.push_back(lo | ((lo + 1) << 16));
+    }
+  for (int t = 0; t < 32; ++t)
+    for (int i = 0; i < 2; ++i) {
+      const int64_t lo = rows[8 * i + 2 * (t % 4)] * 8 + t / 4, hi = rows[8 * i + 2 * (t % 4) + 1] * 8 + t / 4;
+      x2t.push_back(lo | (hi << 16));
+    }
+  // stmatrix .x1: row r of matrix 0 (at shared row rows[r]), column c holds thread
+  // 4r + c/2, register 0, half c%2: code 0x1000 + 8(4r + c/2) + c%2.
+  std::vector<int> st(64 * 8, 0xFFFF);
+  for (int r = 0; r < 8; ++r)
+    for (int c = 0; c < 8; ++c) st[rows[r] * 8 + c] = 0x1000 + 8 * (4 * r + c / 2) + c % 2;
+  return json::array({{{"name", "ldmatrix.x4"}, {"status", "ok"}, {"params", ldmatrix_params(4, false)},
+                       {"observed", {{"regs", x4}}}},
+                      {{"name", "ldmatrix.x2.trans"}, {"status", "ok"}, {"params", ldmatrix_params(2, true)},
+                       {"observed", {{"regs", x2t}}}},
+                      {{"name", "stmatrix.x1"}, {"status", "ok"}, {"params", ldmatrix_params(1, false)},
+                       {"observed", {{"smem_u16", st}}}}});
+}
+
+TEST(GoldenReplay, SyntheticLdmatrixStmatrixTraceReplays) {
+  json doc = synthetic_trace("ldmatrix_stmatrix", synthetic_ldmatrix_cases());
+  ReplayReport report = replay_json(doc);
+  EXPECT_EQ(report.cases_checked, 3);
+  EXPECT_TRUE(report.disagreements.empty()) << joined(report.disagreements);
+  // Thread 5 register 1 receiving the other half's columns must be caught.
+  auto& regs = doc["cases"][0]["observed"]["regs"];
+  regs[5 * 4 + 1] = regs[5 * 4 + 1].get<int64_t>() ^ 0x00020002;
+  report = replay_json(doc);
+  ASSERT_EQ(report.disagreements.size(), 1u);
+  EXPECT_NE(report.disagreements[0].find("thread 5 register 1"), std::string::npos) << report.disagreements[0];
+}
+
+// Hand-worked: two arrivals per phase; test_wait.parity(P) is true when P is the
+// parity of the phase just completed (PTX ISA mbarrier, HARDWARE-FACTS).
+json synthetic_mbarrier_cases(int64_t step6_result) {
+  const json flips = json::array({{"Init", 2}, {"TestWaitParity", 0}, {"TestWaitParity", 1}, {"Arrive", 1},
+                                  {"TestWaitParity", 0}, {"Arrive", 1}, {"TestWaitParity", 0}, {"TestWaitParity", 1},
+                                  {"Arrive", 1}, {"TestWaitParity", 1}, {"Arrive", 1}, {"TestWaitParity", 1},
+                                  {"TestWaitParity", 0}, {"Arrive", 2}, {"TestWaitParity", 0}, {"TestWaitParity", 1},
+                                  {"TryWaitParity", 0}});
+  const std::vector<int64_t> flips_results = {-1, 0, 1, -1, 0, -1, step6_result, 0, -1, 0, -1, 1, 0, -1, 1, 0, 1};
+  // Negative tx-count: complete_tx(256) before arrive.expect_tx(256) completes the phase.
+  const json early = json::array({{"Init", 1}, {"CompleteTx", 256}, {"TestWaitParity", 0}, {"ArriveExpectTx", 256},
+                                  {"TestWaitParity", 0}, {"TestWaitParity", 1}});
+  // Tokens: three one-arrival phases; token 2 (the preceding phase) is complete,
+  // tokens 1 and 0 are two and three phases old (undefined: noted, not compared).
+  const json tokens = json::array({{"Init", 1}, {"Arrive", 1}, {"Arrive", 1}, {"Arrive", 1}, {"TestWaitToken", 2},
+                                   {"TestWaitToken", 1}, {"TestWaitToken", 0}, {"TestWaitParity", 0},
+                                   {"TestWaitParity", 1}});
+  return json::array(
+      {{{"name", "parity_flips"}, {"status", "ok"}, {"params", {{"script", flips}}},
+        {"observed", {{"results", flips_results}}}},
+       {{"name", "tx_complete_before_expect"}, {"status", "ok"}, {"params", {{"script", early}}},
+        {"observed", {{"results", {-1, -1, 0, -1, 1, 0}}}}},
+       {{"name", "old_phase_tokens"}, {"status", "ok"}, {"params", {{"script", tokens}}},
+        {"observed", {{"results", {-1, -1, -1, -1, 1, 1, 0, 1, 0}}}}}});
+}
+
+TEST(GoldenReplay, SyntheticMbarrierTraceReplays) {
+  ReplayReport report = replay_json(synthetic_trace("mbarrier", synthetic_mbarrier_cases(1)));
+  EXPECT_EQ(report.cases_checked, 3);
+  EXPECT_TRUE(report.disagreements.empty()) << joined(report.disagreements);
+  EXPECT_EQ(report.notes.size(), 2u) << joined(report.notes);  // the two over-old tokens
+  report = replay_json(synthetic_trace("mbarrier", synthetic_mbarrier_cases(0)));
+  ASSERT_EQ(report.disagreements.size(), 1u);
+  EXPECT_NE(report.disagreements[0].find("parity_flips step 6 (TestWaitParity 0): hardware 0, model 1"),
+            std::string::npos)
+      << report.disagreements[0];
+}
+
+// Hand-worked wgmma descriptor: operand A, K-major, no swizzle, LBO 128, SBO 256,
+// region at shared address 1024. Fields: start 1024 >> 4 = 0x40, LBO 128 >> 4 = 8 at
+// bit 16, SBO 256 >> 4 = 16 at bit 32: 0x0000001000080040. PTX ISA canonical K-major
+// layout: (row, k) at (row % 8) * 16 + (k % 8) * 2 + (k / 8) * LBO + (row / 8) * SBO.
+json synthetic_wgmma_cases() {
+  std::vector<int64_t> offsets;
+  for (int row = 0; row < 64; ++row)
+    for (int k = 0; k < 16; ++k) offsets.push_back((row % 8) * 16 + (k % 8) * 2 + (k / 8) * 128 + (row / 8) * 256);
+  return json::array({{{"name", "A_k_none_lbo128_sbo256"},
+                       {"status", "ok"},
+                       {"params",
+                        {{"operand", "A"}, {"major", "K"}, {"rows", 64}, {"k_elems", 16}, {"elem_bytes", 2},
+                         {"swizzle", "none"}, {"start_offset_bytes", 0}, {"lbo_bytes", 128}, {"sbo_bytes", 256},
+                         {"base_offset", 0}, {"exploratory", false}}},
+                       {"observed",
+                        {{"region_smem_address", 1024}, {"descriptor", "0x0000001000080040"},
+                         {"elem_offset_bytes", offsets}}}}});
+}
+
+TEST(GoldenReplay, SyntheticWgmmaDescriptorTraceReplays) {
+  json doc = synthetic_trace("wgmma_desc", synthetic_wgmma_cases());
+  ReplayReport report = replay_json(doc);
+  EXPECT_EQ(report.cases_checked, 1);
+  EXPECT_TRUE(report.disagreements.empty()) << joined(report.disagreements);
+  // The hardware reading (row 9, k 8) from where the model puts (row 9, k 0).
+  doc["cases"][0]["observed"]["elem_offset_bytes"][9 * 16 + 8] = 16 + 256;
+  report = replay_json(doc);
+  ASSERT_EQ(report.disagreements.size(), 1u);
+  EXPECT_NE(report.disagreements[0].find("(row 9, k 8): hardware read byte 272 of the region, model 400"),
+            std::string::npos)
+      << report.disagreements[0];
+}
+
+// Hand-worked wavefronts (HARDWARE-FACTS working model): 4-byte linear 1, stride 8 B
+// 2-way, stride 128 B 32-way, 8-byte linear two phases of one wavefront: 1, 2, 32, 2.
+json synthetic_banks_cases(double stride128_cycles) {
+  const auto offsets = [](int stride) {
+    std::vector<int> v;
+    for (int l = 0; l < 32; ++l) v.push_back(stride * l);
+    return v;
+  };
+  const auto make = [](const std::string& name, int width, std::vector<int> offs, double cycles) {
+    return json{{"name", name},
+                {"status", "ok"},
+                {"params", {{"width_bytes", width}, {"lane_offsets_bytes", offs}, {"mode", "timing"}}},
+                {"observed", {{"w8", {{"cycles_per_load", cycles}}}}}};
+  };
+  return json::array({make("w4_linear", 4, offsets(4), 1.1), make("w4_stride2", 4, offsets(8), 2.0),
+                      make("w4_stride32", 4, offsets(128), stride128_cycles), make("w8_linear", 8, offsets(8), 2.1)});
+}
+
+TEST(GoldenReplay, SyntheticBankTimingTraceReplays) {
+  ReplayReport report = replay_json(synthetic_trace("banks_timing", synthetic_banks_cases(31.5)));
+  EXPECT_EQ(report.cases_checked, 4);
+  EXPECT_TRUE(report.disagreements.empty()) << joined(report.disagreements) << joined(report.notes);
+  // A 32-way conflict measured as cheap as a 2-way one: the fit and the ranking object.
+  report = replay_json(synthetic_trace("banks_timing", synthetic_banks_cases(2.0)));
+  EXPECT_FALSE(report.disagreements.empty());
+}
+
 // The real thing: every golden trace recorded on the H200.
 TEST(GoldenReplay, HardwareTracesAgreeWithTheModel) {
   const std::filesystem::path dir = std::filesystem::path(GEMMSCOPE_SOURCE_DIR) / "traces" / "hw";
