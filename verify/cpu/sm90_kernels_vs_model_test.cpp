@@ -1,0 +1,125 @@
+// The Hopper ladder's own address code (kernels/common/sm90_address.hpp) held
+// against the model, for every configuration the kernels instantiate:
+// descriptors (decoded and interpreted by the model) read exactly what TMA wrote
+// (the model's box map), the epilogue's swizzled staging addresses equal the TMA
+// store box map, and the stmatrix epilogue puts each accumulator where the wgmma
+// fragment map says it belongs.
+#include <gtest/gtest.h>
+#include <rapidcheck/gtest.h>
+
+#if __has_include("common/sm90_address.hpp")
+#include "common/sm90_address.hpp"
+#include "gemmscope/model/desc_interpreter.hpp"
+#include "gemmscope/model/desc_sm90.hpp"
+#include "gemmscope/model/fragments.hpp"
+#include "gemmscope/model/tma_box.hpp"
+
+namespace gm = gemmscope::model;
+namespace ks = gemmscope::sm90;
+
+namespace {
+
+// Ladder tiles: k02..k04 use 128-row A and B tiles, BK = 64, wgmma M = 64, K = 16.
+constexpr uint32_t kTileRows = 128, kBK = 64, kWgmmaM = 64, kWgmmaK = 16;
+
+// k02: one unswizzled TMA box of 8 elements x tile_rows per K chunk, chunks stacked.
+uint64_t k02_tma_address(uint32_t tile_base, uint32_t tile_rows, uint32_t row, uint32_t k) {
+  const gm::TmaBox box{tile_rows, 8, 2, gm::SwizzleMode::None, tile_base + (k / 8) * tile_rows * 16};
+  return box.address(row, k % 8);
+}
+// k03/k04: one 128B-swizzled box of 64 elements x tile_rows.
+uint64_t k03_tma_address(uint32_t tile_base, uint32_t tile_rows, uint32_t row, uint32_t k) {
+  const gm::TmaBox box{tile_rows, kBK, 2, gm::SwizzleMode::B128, tile_base};
+  return box.address(row, k);
+}
+
+// For every MMA step of one K block: the model's reading of the kernel's
+// descriptor equals where TMA put each element.
+template <class MakeDesc, class TmaAddress>
+void check_operand(uint32_t tile_base, uint32_t operand_rows, uint32_t row0, MakeDesc make_desc, TmaAddress tma) {
+  for (uint32_t kk = 0; kk < kBK; kk += kWgmmaK) {
+    const auto desc = gm::SmemDescriptorSm90::decode(make_desc(tile_base, row0, kk));
+    const gm::OperandExtent operand{operand_rows, kWgmmaK, gm::OperandMajor::K, 2};
+    for (uint32_t r = 0; r < operand_rows; ++r)
+      for (uint32_t k = 0; k < kWgmmaK; ++k)
+        RC_ASSERT(gm::descriptor_element_address(desc, operand, r, k) == tma(tile_base, kTileRows, row0 + r, kk + k));
+  }
+}
+
+}  // namespace
+
+// k02: A as two m64 halves, B as one 128-row operand (wgmma N = 128).
+RC_GTEST_PROP(Sm90KernelsVsModel, K02InterleavedDescriptorsReadWhatTmaWrote, ()) {
+  const uint32_t base = *rc::gen::inRange<uint32_t>(0, (200u * 1024) / 128) * 128;  // alignas(128)
+  const auto make = [](uint32_t b, uint32_t row0, uint32_t kk) { return ks::desc_kmajor_interleaved(b, kTileRows, row0, kk); };
+  for (uint32_t mi = 0; mi < kTileRows / kWgmmaM; ++mi) check_operand(base, kWgmmaM, mi * kWgmmaM, make, k02_tma_address);
+  check_operand(base, kTileRows, 0, make, k02_tma_address);
+}
+
+// k03/k04: the same with the 128B swizzle on 1024-byte aligned tiles.
+RC_GTEST_PROP(Sm90KernelsVsModel, K03SwizzledDescriptorsReadWhatTmaWrote, ()) {
+  const uint32_t base = *rc::gen::inRange<uint32_t>(0, 200) * 1024;
+  const auto make = [](uint32_t b, uint32_t row0, uint32_t kk) { return ks::desc_kmajor_sw128(b, row0, kk); };
+  for (uint32_t mi = 0; mi < kTileRows / kWgmmaM; ++mi) check_operand(base, kWgmmaM, mi * kWgmmaM, make, k03_tma_address);
+  check_operand(base, kTileRows, 0, make, k03_tma_address);
+}
+
+// Field packing: the kernel's bit packing decodes to the fields it meant.
+RC_GTEST_PROP(Sm90KernelsVsModel, DescriptorFieldsDecode, ()) {
+  const uint32_t start = *rc::gen::inRange<uint32_t>(0, 1u << 14) * 16;
+  const uint32_t lbo = *rc::gen::inRange<uint32_t>(0, 1u << 14) * 16;
+  const uint32_t sbo = *rc::gen::inRange<uint32_t>(0, 1u << 14) * 16;
+  const uint32_t code = *rc::gen::element<uint32_t>(ks::kDescSwizzleNone, ks::kDescSwizzle128B, ks::kDescSwizzle64B,
+                                                    ks::kDescSwizzle32B);
+  const auto d = gm::SmemDescriptorSm90::decode(ks::smem_desc(start, lbo, sbo, code));
+  RC_ASSERT(d.start_address_bytes == start);
+  RC_ASSERT(d.lbo_bytes == lbo);
+  RC_ASSERT(d.sbo_bytes == sbo);
+  RC_ASSERT(d.base_offset == 0u);
+  const gm::SwizzleMode expected[] = {gm::SwizzleMode::None, gm::SwizzleMode::B128, gm::SwizzleMode::B64,
+                                      gm::SwizzleMode::B32};
+  RC_ASSERT(d.swizzle == expected[code]);
+}
+
+// k04's staging tile: the kernel's sw128_offset is the TMA store box's map.
+TEST(Sm90KernelsVsModel, EpilogueStagingMatchesTmaStoreBox) {
+  const gm::TmaBox box{kTileRows, 64, 2, gm::SwizzleMode::B128, 0};
+  for (uint32_t r = 0; r < kTileRows; ++r)
+    for (uint32_t c = 0; c < 64; ++c) ASSERT_EQ(ks::sw128_offset(r, c), box.address(r, c)) << r << "," << c;
+}
+
+TEST(Sm90KernelsVsModel, AccumulatorMapMatchesModel) {
+  for (uint32_t t = 0; t < 128; ++t)
+    for (uint32_t i = 0; i < 64; ++i) {
+      const auto cell = gm::wgmma_accumulator_cell(128, t, i);
+      ASSERT_EQ(ks::accumulator_row(t, i), cell.row);
+      ASSERT_EQ(ks::accumulator_col(t, i), cell.col);
+    }
+}
+
+// k04's stmatrix epilogue: register q of stmatrix.x4 call p carries accumulator
+// registers 8p+2q, 8p+2q+1. Where stmatrix puts them (model: ldmatrix/stmatrix
+// fragment map and address-provider threads, kernel: stmatrix_x4_row) must be where
+// the wgmma fragment map says those accumulators belong.
+TEST(Sm90KernelsVsModel, StmatrixEpiloguePlacesEveryAccumulator) {
+  constexpr uint32_t kN = 128;
+  std::vector<int> written(kWgmmaM * kN, 0);
+  for (uint32_t warp = 0; warp < 4; ++warp)
+    for (uint32_t p = 0; p < kN / 16; ++p)
+      for (uint32_t lane = 0; lane < 32; ++lane)
+        for (uint32_t q = 0; q < 4; ++q)
+          for (uint32_t h = 0; h < 2; ++h) {
+            const auto e = gm::ldmatrix_element(4, false, lane, q, h);  // (matrix, row, col) of this value
+            const uint32_t provider = gm::ldmatrix_row_address_thread(4, e.matrix, e.row);
+            const auto at = ks::stmatrix_x4_row(warp, provider, p);
+            const auto want = gm::wgmma_accumulator_cell(kN, warp * 32 + lane, 8 * p + 2 * q + h);
+            ASSERT_EQ(at.row, want.row) << "warp " << warp << " lane " << lane << " p " << p << " q " << q;
+            ASSERT_EQ(at.col + e.col, want.col) << "warp " << warp << " lane " << lane << " p " << p << " q " << q;
+            ++written[want.row * kN + want.col];
+          }
+  for (int w : written) ASSERT_EQ(w, 1);
+}
+
+#else
+TEST(Sm90KernelsVsModel, NeedsKernelSources) { GTEST_SKIP() << "configured with GEMMSCOPE_BUILD_KERNELS=OFF"; }
+#endif
