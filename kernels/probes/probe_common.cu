@@ -1,5 +1,8 @@
 // check_cuda, the device query and the list of probes.
+#include <iostream>
+
 #include "probe_cuda.cuh"
+#include "probe_runner.hpp"
 
 namespace gemmscope::probes {
 
@@ -34,6 +37,17 @@ traces::GpuInfo query_gpu() {
 std::vector<ProbeDefinition> all_probes() {
   return {tma_swizzle_probe(), ldmatrix_stmatrix_probe(), mbarrier_probe(), banks_timing_probe(),
           wgmma_desc_probe()};
+}
+
+std::vector<ProbeListing> list_probes(const ProbeOptions& options) {
+  std::vector<ProbeListing> out;
+  for (const ProbeDefinition& def : all_probes())
+    out.push_back({def.name, def.description, def.settles, def.make_cases(options).size()});
+  return out;
+}
+
+int run_probes(const RunOptions& options, std::ostream& log, std::ostream& err) {
+  return run_probe_definitions(all_probes(), options, log, err, query_gpu);
 }
 
 }  // namespace gemmscope::probes

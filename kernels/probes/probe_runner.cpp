@@ -55,9 +55,10 @@ void write_line(int fd, const Json& line) {
 }
 
 // Runs cases [first, end) of `cases`, recording to `fd`. Returns the child exit status.
-int run_cases_child(const std::vector<ProbeCase>& cases, std::size_t first, int fd, int case_timeout_s) {
+int run_cases_child(const std::vector<ProbeCase>& cases, std::size_t first, int fd, int case_timeout_s,
+                    const GpuQuery& query) {
   try {
-    const traces::GpuInfo gpu = query_gpu();
+    const traces::GpuInfo gpu = query();
     write_line(fd, {{"gpu_info",
                      {{"name", gpu.name},
                       {"compute_major", gpu.compute_major},
@@ -169,7 +170,7 @@ void fill_from_result(traces::GoldenCase& c, const Json& result) {
 
 // Isolated: children run the cases; the parent never touches CUDA.
 ProbeOutcome run_probe_isolated(const ProbeDefinition& def, const std::vector<ProbeCase>& cases,
-                                const RunOptions& options, std::ostream& log) {
+                                const RunOptions& options, std::ostream& log, const GpuQuery& query) {
   ProbeOutcome out;
   out.trace.cases.reserve(cases.size());
   for (const ProbeCase& pc : cases) out.trace.cases.push_back(make_case(pc));
@@ -191,7 +192,7 @@ ProbeOutcome run_probe_isolated(const ProbeDefinition& def, const std::vector<Pr
       throw std::runtime_error(std::string("fork: ") + std::strerror(errno));
     }
     if (pid == 0) {
-      const int rc = run_cases_child(cases, next, fd, options.case_timeout_s);
+      const int rc = run_cases_child(cases, next, fd, options.case_timeout_s, query);
       ::close(fd);
       std::fflush(stdout);
       std::fflush(stderr);
@@ -242,10 +243,10 @@ ProbeOutcome run_probe_isolated(const ProbeDefinition& def, const std::vector<Pr
 }
 
 ProbeOutcome run_probe_in_process(const ProbeDefinition& def, const std::vector<ProbeCase>& cases,
-                                  std::ostream& log) {
+                                  std::ostream& log, const GpuQuery& query) {
   ProbeOutcome out;
   try {
-    out.trace.gpu = query_gpu();
+    out.trace.gpu = query();
   } catch (const std::exception& e) {
     out.no_device = true;
     out.no_device_message = e.what();
@@ -280,15 +281,8 @@ std::string probe_commit() {
   return GEMMSCOPE_BUILD_COMMIT;
 }
 
-std::vector<ProbeListing> list_probes(const ProbeOptions& options) {
-  std::vector<ProbeListing> out;
-  for (const ProbeDefinition& def : all_probes())
-    out.push_back({def.name, def.description, def.settles, def.make_cases(options).size()});
-  return out;
-}
-
-int run_probes(const RunOptions& options, std::ostream& log, std::ostream& err) {
-  const std::vector<ProbeDefinition> defs = all_probes();
+int run_probe_definitions(const std::vector<ProbeDefinition>& defs, const RunOptions& options, std::ostream& log,
+                          std::ostream& err, const GpuQuery& query) {
   std::set<std::string> known;
   for (const ProbeDefinition& d : defs) known.insert(d.name);
   for (const std::string& name : options.only)
@@ -307,8 +301,8 @@ int run_probes(const RunOptions& options, std::ostream& log, std::ostream& err) 
         std::find(options.only.begin(), options.only.end(), def.name) == options.only.end())
       continue;
     const std::vector<ProbeCase> cases = def.make_cases(options.probe);
-    ProbeOutcome outcome = options.isolate ? run_probe_isolated(def, cases, options, log)
-                                           : run_probe_in_process(def, cases, log);
+    ProbeOutcome outcome = options.isolate ? run_probe_isolated(def, cases, options, log, query)
+                                           : run_probe_in_process(def, cases, log, query);
     if (outcome.no_device) {
       err << "gemmscope: no CUDA device: " << outcome.no_device_message << "\n";
       return kProbeExitNoDevice;

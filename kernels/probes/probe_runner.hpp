@@ -5,6 +5,7 @@
 // as failed with its error and the run goes on with the next case in a fresh child,
 // so one bad case never poisons the CUDA context of the others.
 #include <filesystem>
+#include <functional>
 #include <iosfwd>
 #include <string>
 #include <vector>
@@ -39,6 +40,12 @@ std::vector<ProbeListing> list_probes(const ProbeOptions& options = {});
 // Throws std::invalid_argument naming an unknown probe. Progress goes to `log`.
 // Returns one of the kProbeExit* statuses; on no device prints "no CUDA device: ..." to `err`.
 int run_probes(const RunOptions& options, std::ostream& log, std::ostream& err);
+
+// The same, for any list of probes and any device query (the runner's own tests
+// use fake probes and a fake device; this file needs no CUDA).
+using GpuQuery = std::function<traces::GpuInfo()>;
+int run_probe_definitions(const std::vector<ProbeDefinition>& defs, const RunOptions& options, std::ostream& log,
+                          std::ostream& err, const GpuQuery& query);
 
 // The commit compiled in (GEMMSCOPE_BUILD_COMMIT), overridden by env GEMMSCOPE_COMMIT.
 std::string probe_commit();
