@@ -1,0 +1,558 @@
+#include "gemmscope/model/pipeline_sim.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <map>
+
+namespace gemmscope::model::sim {
+
+std::string_view to_string(Violation kind) {
+  switch (kind) {
+    case Violation::none: return "none";
+    case Violation::deadlock: return "deadlock";
+    case Violation::read_before_written: return "read_before_written";
+    case Violation::overwrite_before_drained: return "overwrite_before_drained";
+    case Violation::wrong_data: return "wrong_data";
+    case Violation::duplicate_output: return "duplicate_output";
+    case Violation::missing_output: return "missing_output";
+    case Violation::barrier_misuse: return "barrier_misuse";
+    case Violation::unfinished_barrier: return "unfinished_barrier";
+    case Violation::async_at_exit: return "async_at_exit";
+    case Violation::unread_at_exit: return "unread_at_exit";
+    case Violation::step_limit: return "step_limit";
+  }
+  return "?";
+}
+
+// ---- Barriers -------------------------------------------------------------------------
+
+uint32_t PipelineSim::add_barrier(std::string name, uint32_t expected_count) {
+  barriers_.push_back(BarrierSlot{std::move(name), Mbarrier(expected_count)});
+  return static_cast<uint32_t>(barriers_.size() - 1);
+}
+
+template <class Op>
+void PipelineSim::barrier_op(uint32_t id, const char* what, Op op) {
+  BarrierSlot& b = barriers_.at(id);
+  try {
+    op(b.state);
+  } catch (const ModelError& e) {
+    throw SimViolation(Violation::barrier_misuse, std::string(what) + " on " + b.name + ": " + e.what());
+  }
+}
+
+bool PipelineSim::try_wait(uint32_t id, uint32_t parity) {
+  const BarrierSlot& b = barriers_.at(id);
+  bool passed = false;
+  try {
+    passed = b.state.try_wait_parity(parity);
+  } catch (const ModelError& e) {
+    throw SimViolation(Violation::barrier_misuse, "try_wait on " + b.name + ": " + e.what());
+  }
+  if (!passed && current_role_ >= 0) {
+    const auto r = static_cast<size_t>(current_role_);
+    waiting_on_[r] = b.name + " parity " + std::to_string(parity);
+    if (blocked_since_[r] < 0) blocked_since_[r] = static_cast<int64_t>(step_);
+  }
+  return passed;
+}
+
+void PipelineSim::arrive(uint32_t id, uint32_t count) {
+  barrier_op(id, "arrive", [count](Mbarrier& m) { m.arrive(count); });
+}
+void PipelineSim::arrive_expect_tx(uint32_t id, uint32_t bytes) {
+  barrier_op(id, "arrive.expect_tx", [bytes](Mbarrier& m) { m.arrive_expect_tx(bytes); });
+}
+void PipelineSim::expect_tx(uint32_t id, uint32_t bytes) {
+  barrier_op(id, "expect_tx", [bytes](Mbarrier& m) { m.expect_tx(bytes); });
+}
+void PipelineSim::complete_tx(uint32_t id, uint32_t bytes) {
+  barrier_op(id, "complete_tx", [bytes](Mbarrier& m) { m.complete_tx(bytes); });
+}
+
+// ---- Buffers --------------------------------------------------------------------------
+
+uint32_t PipelineSim::add_buffer(std::string name, uint32_t readers_per_fill) {
+  require(readers_per_fill >= 1, "readers_per_fill of " + name, readers_per_fill, "must be at least 1");
+  BufferSlot b;
+  b.name = std::move(name);
+  b.readers_per_fill = readers_per_fill;
+  buffers_.push_back(std::move(b));
+  return static_cast<uint32_t>(buffers_.size() - 1);
+}
+
+void PipelineSim::begin_write(uint32_t id, const std::string& tag) {
+  BufferSlot& b = buffers_.at(id);
+  if (b.state == BufferSlot::State::writing)
+    throw SimViolation(Violation::overwrite_before_drained,
+                       "write of [" + tag + "] into " + b.name + " while [" + b.tag + "] is still being written");
+  if (b.state == BufferSlot::State::full)
+    throw SimViolation(Violation::overwrite_before_drained,
+                       "write of [" + tag + "] into " + b.name + " while [" + b.tag + "] is released by only " +
+                           std::to_string(b.releases) + " of its " + std::to_string(b.readers_per_fill) + " readers");
+  b.state = BufferSlot::State::writing;
+  b.tag = tag;
+  b.reads = b.releases = 0;
+}
+
+void PipelineSim::accumulate(uint32_t id, const std::string& piece) {
+  BufferSlot& b = buffers_.at(id);
+  if (b.state != BufferSlot::State::writing)
+    throw SimViolation(Violation::overwrite_before_drained,
+                       "accumulate [" + piece + "] into " + b.name + " which is not being written (" +
+                           (b.state == BufferSlot::State::full ? "full: its readers have not drained it" : "free") +
+                           ")");
+  b.tag += piece;
+}
+
+void PipelineSim::finish_write(uint32_t id) {
+  BufferSlot& b = buffers_.at(id);
+  require(b.state == BufferSlot::State::writing, "finish_write of " + b.name, 0, "without a write in flight");
+  b.state = BufferSlot::State::full;
+}
+
+void PipelineSim::read(uint32_t id, const std::string& expected_tag) {
+  BufferSlot& b = buffers_.at(id);
+  if (b.state == BufferSlot::State::free)
+    throw SimViolation(Violation::read_before_written,
+                       "read of " + b.name + " expecting [" + expected_tag + "] but nothing was written since it was freed");
+  if (b.state == BufferSlot::State::writing)
+    throw SimViolation(Violation::read_before_written, "read of " + b.name + " expecting [" + expected_tag +
+                                                           "] while [" + b.tag + "] is still being written");
+  if (b.tag != expected_tag)
+    throw SimViolation(Violation::wrong_data,
+                       "read of " + b.name + " expected [" + expected_tag + "] but it holds [" + b.tag + "]");
+  if (b.reads >= b.readers_per_fill)
+    throw SimViolation(Violation::wrong_data, "read of " + b.name + " [" + b.tag + "] by more than its " +
+                                                  std::to_string(b.readers_per_fill) + " readers");
+  ++b.reads;
+}
+
+void PipelineSim::release_read(uint32_t id) {
+  BufferSlot& b = buffers_.at(id);
+  require(b.state == BufferSlot::State::full && b.releases < b.reads, "release of " + b.name, b.releases,
+          "without a read to release");
+  if (++b.releases == b.readers_per_fill) {
+    b.state = BufferSlot::State::free;
+    b.reads = b.releases = 0;
+  }
+}
+
+// ---- Outputs ----------------------------------------------------------------------------
+
+void PipelineSim::expect_output(const std::string& key) { expected_outputs_.insert(key); }
+
+void PipelineSim::record_output(const std::string& key) {
+  if (!expected_outputs_.count(key))
+    throw SimViolation(Violation::wrong_data, "output [" + key + "] is not one of the expected outputs");
+  if (!outputs_.insert(key).second)
+    throw SimViolation(Violation::duplicate_output, "output [" + key + "] computed a second time");
+  outputs_in_order_.push_back(key);
+}
+
+// ---- Async operations, labels ----------------------------------------------------------
+
+void PipelineSim::post(AsyncOp op) { pending_.push_back(std::move(op)); }
+
+void PipelineSim::mark(std::string label, int color) {
+  step_label_ = std::move(label);
+  step_color_ = color;
+}
+
+uint32_t PipelineSim::async_lane(const std::string& name) {
+  auto it = std::find(async_lanes_.begin(), async_lanes_.end(), name);
+  if (it != async_lanes_.end()) return static_cast<uint32_t>(it - async_lanes_.begin());
+  async_lanes_.push_back(name);
+  return static_cast<uint32_t>(async_lanes_.size() - 1);
+}
+
+void PipelineSim::fire(const AsyncOp& op) {
+  for (const AsyncEffect& e : op.effects) {
+    switch (e.kind) {
+      case AsyncEffect::Kind::arrive: arrive(e.target, e.amount); break;
+      case AsyncEffect::Kind::complete_tx: complete_tx(e.target, e.amount); break;
+      case AsyncEffect::Kind::finish_write: finish_write(e.target); break;
+      case AsyncEffect::Kind::release_read: release_read(e.target); break;
+      case AsyncEffect::Kind::custom: fire_custom(e); break;
+    }
+  }
+}
+
+// ---- Running ----------------------------------------------------------------------------
+
+std::vector<uint32_t> PipelineSim::candidates() const {
+  std::vector<uint32_t> out;
+  const uint32_t roles = role_count();
+  for (uint32_t r = 0; r < roles; ++r)
+    if (!role_done(r)) out.push_back(r);
+  std::vector<int> queues_seen;
+  for (size_t i = 0; i < pending_.size(); ++i) {
+    const int q = pending_[i].queue;
+    if (q >= 0) {
+      if (std::find(queues_seen.begin(), queues_seen.end(), q) != queues_seen.end()) continue;
+      queues_seen.push_back(q);
+    }
+    out.push_back(roles + static_cast<uint32_t>(i));
+  }
+  return out;
+}
+
+bool PipelineSim::step_candidate(uint32_t candidate) {
+  const uint32_t roles = role_count();
+  if (waiting_on_.size() != roles) {
+    waiting_on_.assign(roles, "");
+    blocked_since_.assign(roles, -1);
+  }
+  step_label_.clear();
+  step_color_ = -1;
+  if (candidate < roles) {
+    current_role_ = candidate;
+    bool moved = false;
+    try {
+      moved = step_role(candidate);
+    } catch (...) {
+      current_role_ = -1;
+      throw;
+    }
+    current_role_ = -1;
+    if (!moved) return false;
+    if (logging_) {
+      if (blocked_since_[candidate] >= 0)
+        events_.push_back(SimEvent{static_cast<uint64_t>(blocked_since_[candidate]), step_, candidate,
+                                   SimEvent::Kind::wait, "wait " + waiting_on_[candidate], -1});
+      events_.push_back(SimEvent{step_, step_ + 1, candidate, SimEvent::Kind::action, step_label_, step_color_});
+    }
+    blocked_since_[candidate] = -1;
+    waiting_on_[candidate].clear();
+    ++step_;
+    return true;
+  }
+  const size_t index = candidate - roles;
+  AsyncOp op = pending_.at(index);
+  pending_.erase(pending_.begin() + static_cast<std::ptrdiff_t>(index));
+  fire(op);
+  if (logging_)
+    events_.push_back(
+        SimEvent{step_, step_ + 1, roles + async_lane(op.lane), SimEvent::Kind::async, op.label, op.color});
+  ++step_;
+  return true;
+}
+
+bool PipelineSim::all_done() const {
+  for (uint32_t r = 0; r < role_count(); ++r)
+    if (!role_done(r)) return false;
+  return pending_.empty();
+}
+
+void PipelineSim::report_deadlock() const {
+  std::string msg = "no role can move:";
+  for (uint32_t r = 0; r < role_count(); ++r) {
+    if (role_done(r)) continue;
+    msg += " " + role_name(r) + " waits ";
+    // A role is only known to wait after it was tried; probe a copy-free description.
+    msg += (r < waiting_on_.size() && !waiting_on_[r].empty()) ? waiting_on_[r] : std::string("(not tried)");
+    msg += ";";
+  }
+  for (const auto& b : barriers_) {
+    if (b.state.pending_arrivals() != b.state.expected_count() || b.state.tx_count() != 0)
+      msg += " " + b.name + " " + b.state.to_string() + ";";
+  }
+  throw SimViolation(Violation::deadlock, msg);
+}
+
+void PipelineSim::check_exit() {
+  if (!pending_.empty())
+    throw SimViolation(Violation::async_at_exit, "every role finished while [" + pending_.front().label +
+                                                     "] is still in flight (" + std::to_string(pending_.size()) +
+                                                     " operations)");
+  for (const auto& b : barriers_) {
+    if (b.state.pending_arrivals() != b.state.expected_count() || b.state.tx_count() != 0)
+      throw SimViolation(Violation::unfinished_barrier,
+                         "at exit " + b.name + " is in the middle of a phase: " + b.state.to_string());
+  }
+  for (const auto& b : buffers_) {
+    if (b.state != BufferSlot::State::free)
+      throw SimViolation(Violation::unread_at_exit,
+                         "at exit " + b.name + " holds [" + b.tag + "] read by " + std::to_string(b.releases) + " of " +
+                             std::to_string(b.readers_per_fill) + " readers");
+  }
+  for (const auto& key : expected_outputs_)
+    if (!outputs_.count(key)) throw SimViolation(Violation::missing_output, "output [" + key + "] never computed");
+  finish_checks();
+}
+
+std::string PipelineSim::state_key() const {
+  std::string key;
+  key.reserve(256);
+  for (const auto& b : barriers_) {
+    key += std::to_string(b.state.completed_phases()) + "," + std::to_string(b.state.pending_arrivals()) + "," +
+           std::to_string(b.state.tx_count()) + ";";
+  }
+  key += "|";
+  for (const auto& b : buffers_) {
+    key += std::to_string(static_cast<int>(b.state)) + b.tag + "," + std::to_string(b.reads) + "," +
+           std::to_string(b.releases) + ";";
+  }
+  key += "|";
+  for (const auto& o : outputs_) key += o + ";";
+  key += "|";
+  for (const auto& op : pending_) key += op.label + ";";
+  key += "|";
+  key += role_state_key();
+  return key;
+}
+
+namespace {
+
+// splitmix64: a small, portable generator, so that a seed means the same schedule
+// on every standard library.
+struct SplitMix64 {
+  uint64_t state;
+  uint64_t next() {
+    uint64_t z = (state += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+  }
+  uint32_t below(uint32_t n) { return static_cast<uint32_t>(next() % n); }
+};
+
+template <class Order>
+SimResult run_with(PipelineSim& sim, uint64_t max_steps, Order order) {
+  SimResult result;
+  try {
+    while (true) {
+      if (sim.steps() >= max_steps)
+        throw SimViolation(Violation::step_limit, "stopped after " + std::to_string(max_steps) + " steps");
+      std::vector<uint32_t> cands = sim.candidates();
+      order(cands);
+      bool moved = false;
+      for (uint32_t c : cands) {
+        if (sim.step_candidate(c)) {
+          moved = true;
+          break;
+        }
+      }
+      if (moved) continue;
+      if (!sim.all_done()) sim.report_deadlock();
+      sim.check_exit();
+      break;
+    }
+  } catch (const SimViolation& v) {
+    result.violation = v.kind();
+    result.message = v.what();
+  }
+  result.steps = sim.steps();
+  return result;
+}
+
+}  // namespace
+
+SimResult run_random(PipelineSim& sim, uint64_t seed, uint64_t max_steps) {
+  SplitMix64 rng{seed};
+  // A random permutation: its first candidate that can move is uniform among those.
+  return run_with(sim, max_steps, [&rng](std::vector<uint32_t>& c) {
+    for (size_t i = c.size(); i > 1; --i) std::swap(c[i - 1], c[rng.below(static_cast<uint32_t>(i))]);
+  });
+}
+
+SimResult run_in_order(PipelineSim& sim, uint64_t max_steps) {
+  return run_with(sim, max_steps, [](std::vector<uint32_t>&) {});
+}
+
+// ---- Timeline SVG -------------------------------------------------------------------------
+
+namespace {
+
+std::string escape_xml(const std::string& s) {
+  std::string out;
+  for (char ch : s) {
+    switch (ch) {
+      case '&': out += "&amp;"; break;
+      case '<': out += "&lt;"; break;
+      case '>': out += "&gt;"; break;
+      case '"': out += "&quot;"; break;
+      default: out += ch;
+    }
+  }
+  return out;
+}
+
+// Stage colours: a qualitative palette (ColorBrewer Set3/Paired-like), cycled.
+const char* stage_color(int stage) {
+  static const char* kPalette[] = {"#8dd3c7", "#fdb462", "#bebada", "#fb8072", "#80b1d3", "#b3de69",
+                                   "#fccde5", "#bc80bd", "#ccebc5", "#ffed6f", "#e5c494", "#a6cee3"};
+  if (stage < 0) return "#d9d9d9";
+  return kPalette[stage % 12];
+}
+
+std::string fmt(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.2f", v);
+  return buf;
+}
+
+}  // namespace
+
+std::string timeline_svg(const PipelineSim& sim, const std::string& title) {
+  const uint32_t roles = sim.role_count();
+  const uint32_t lanes = roles + static_cast<uint32_t>(sim.async_lanes().size());
+  uint64_t end = 1;
+  int max_color = -1;
+  for (const auto& e : sim.events()) {
+    end = std::max(end, e.end);
+    max_color = std::max(max_color, e.color);
+  }
+  const double label_w = 190, lane_h = 22, top = 46, plot_w = std::max(600.0, std::min(2400.0, end * 8.0));
+  const double px = plot_w / static_cast<double>(end);
+  const double legend_h = 30;
+  const double width = label_w + plot_w + 20, height = top + lanes * lane_h + legend_h + 30;
+  std::string svg;
+  svg += "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" + fmt(width) + "\" height=\"" + fmt(height) +
+         "\" font-family=\"monospace\" font-size=\"11\">\n";
+  svg +=
+      "<defs><pattern id=\"wait\" width=\"6\" height=\"6\" patternUnits=\"userSpaceOnUse\" "
+      "patternTransform=\"rotate(45)\"><rect width=\"6\" height=\"6\" fill=\"#f0f0f0\"/>"
+      "<line x1=\"0\" y1=\"0\" x2=\"0\" y2=\"6\" stroke=\"#999\" stroke-width=\"2\"/></pattern></defs>\n";
+  svg += "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n";
+  svg += "<text x=\"8\" y=\"18\" font-size=\"14\" font-weight=\"bold\">" + escape_xml(title) + "</text>\n";
+  svg += "<text x=\"8\" y=\"34\" fill=\"#555\">time = scheduler steps (" + std::to_string(end) +
+         "); colour = ring stage; hatched = waiting on an mbarrier; hover a box for details</text>\n";
+  for (uint32_t l = 0; l < lanes; ++l) {
+    const double y = top + l * lane_h;
+    const std::string name = l < roles ? sim.role_name(l) : "async: " + sim.async_lanes()[l - roles];
+    if (l % 2 == 0)
+      svg += "<rect x=\"0\" y=\"" + fmt(y) + "\" width=\"" + fmt(width) + "\" height=\"" + fmt(lane_h) +
+             "\" fill=\"#fafafa\"/>\n";
+    svg += "<text x=\"6\" y=\"" + fmt(y + lane_h * 0.7) + "\">" + escape_xml(name) + "</text>\n";
+  }
+  for (const auto& e : sim.events()) {
+    const double x = label_w + e.begin * px, w = std::max(1.0, (e.end - e.begin) * px);
+    const double y = top + e.lane * lane_h + 3, h = lane_h - 6;
+    const std::string fill = e.kind == SimEvent::Kind::wait ? "url(#wait)" : stage_color(e.color);
+    const std::string stroke = e.kind == SimEvent::Kind::async ? "#333" : "none";
+    const double rect_y = e.kind == SimEvent::Kind::wait ? y + h * 0.25 : y;
+    const double rect_h = e.kind == SimEvent::Kind::wait ? h * 0.5 : h;
+    svg += "<rect x=\"" + fmt(x) + "\" y=\"" + fmt(rect_y) + "\" width=\"" + fmt(w) + "\" height=\"" + fmt(rect_h) +
+           "\" fill=\"" + fill + "\" stroke=\"" + stroke + "\" stroke-width=\"0.5\"><title>" +
+           escape_xml("[" + std::to_string(e.begin) + "," + std::to_string(e.end) + ") " + e.label) +
+           "</title></rect>\n";
+  }
+  const double ly = top + lanes * lane_h + 14;
+  double lx = label_w;
+  svg += "<text x=\"6\" y=\"" + fmt(ly + 10) + "\">stages:</text>\n";
+  for (int c = 0; c <= max_color; ++c) {
+    svg += "<rect x=\"" + fmt(lx) + "\" y=\"" + fmt(ly) + "\" width=\"14\" height=\"14\" fill=\"" + stage_color(c) +
+           "\"/><text x=\"" + fmt(lx + 18) + "\" y=\"" + fmt(ly + 11) + "\">" + std::to_string(c) + "</text>\n";
+    lx += 44;
+  }
+  svg += "<rect x=\"" + fmt(lx) + "\" y=\"" + fmt(ly + 3) + "\" width=\"28\" height=\"8\" fill=\"url(#wait)\"/><text x=\"" +
+         fmt(lx + 32) + "\" y=\"" + fmt(ly + 11) + "\">wait</text>\n";
+  svg += "</svg>\n";
+  return svg;
+}
+
+// ---- The synthetic kernel --------------------------------------------------------------------
+
+SyntheticRingSim::SyntheticRingSim(SyntheticConfig config) : config_(config) {
+  require(config.stages >= 1 && config.stages <= 64, "stages", config.stages, "must be in 1..64");
+  require(config.consumers >= 1 && config.consumers <= 8, "consumers", config.consumers, "must be in 1..8");
+  require(config.tiles >= 1 && config.tiles <= 100000, "tiles", config.tiles, "must be in 1..100000");
+  require(config.k_blocks >= 1 && config.k_blocks <= 100000, "k_blocks", config.k_blocks, "must be in 1..100000");
+  require(config.tile_bytes >= 1 && config.tile_bytes <= kMbarrierCountLimit, "tile_bytes", config.tile_bytes,
+          "must be in 1..1048575 (the mbarrier tx-count range)");
+  for (uint32_t s = 0; s < config.stages; ++s) {
+    full_.push_back(add_barrier("full[" + std::to_string(s) + "]", 1));
+    empty_.push_back(add_barrier("empty[" + std::to_string(s) + "]", config.consumers));
+    slot_.push_back(add_buffer("stage " + std::to_string(s), config.consumers));
+  }
+  for (uint32_t t = 0; t < config.tiles; ++t)
+    for (uint32_t c = 0; c < config.consumers; ++c)
+      expect_output("tile " + std::to_string(t) + " rows of consumer " + std::to_string(c));
+  roles_.resize(role_count());
+}
+
+std::string SyntheticRingSim::role_name(uint32_t role) const {
+  return role == 0 ? "producer" : "consumer " + std::to_string(role - 1);
+}
+
+bool SyntheticRingSim::role_done(uint32_t role) const {
+  // The producer's tail: it waits until every stage is released once more (as a
+  // cluster kernel must, so that no peer still signals its barriers when it exits).
+  const uint32_t tail = role == 0 ? config_.stages : 0;
+  return roles_[role].item == config_.tiles * config_.k_blocks + tail;
+}
+
+uint32_t SyntheticRingSim::tile_of(uint32_t index) const {
+  if (config_.scheduler_repeats_tile && config_.tiles > 1 && index == config_.tiles - 1) return 0;
+  return index;
+}
+
+std::string SyntheticRingSim::role_state_key() const {
+  std::string key;
+  for (const auto& r : roles_) key += std::to_string(r.count) + "," + std::to_string(r.item) + "," + std::to_string(r.pc) + ";";
+  return key;
+}
+
+bool SyntheticRingSim::step_role(uint32_t role) { return role == 0 ? step_producer() : step_consumer(role - 1); }
+
+bool SyntheticRingSim::step_producer() {
+  RoleState& r = roles_[0];
+  const uint32_t stage = r.count % config_.stages;
+  const uint32_t phase = (r.count / config_.stages) & 1u;
+  if (r.pc == 0) {
+    const uint32_t parity = config_.producer_wrong_initial_phase ? phase : phase ^ 1u;
+    if (!try_wait(empty_[stage], parity)) return false;
+    mark("wait empty[" + std::to_string(stage) + "] passed", static_cast<int>(stage));
+    if (r.item >= config_.tiles * config_.k_blocks) {  // tail: only the wait
+      ++r.count;
+      ++r.item;
+      return true;
+    }
+    r.pc = 1;
+    return true;
+  }
+  const uint32_t tile = tile_of(r.item / config_.k_blocks), kb = r.item % config_.k_blocks;
+  const uint32_t write_stage = config_.producer_stage_off_by_one ? (stage + 1) % config_.stages : stage;
+  arrive_expect_tx(full_[stage], config_.tile_bytes);
+  const std::string tag = "tile " + std::to_string(tile) + " k " + std::to_string(kb);
+  begin_write(slot_[write_stage], tag);
+  post(AsyncOp{"TMA " + tag + " -> stage " + std::to_string(write_stage),
+               "TMA",
+               -1,
+               static_cast<int>(write_stage),
+               {{AsyncEffect::Kind::finish_write, slot_[write_stage], 1},
+                {AsyncEffect::Kind::complete_tx, full_[stage], config_.tile_bytes}}});
+  mark("load " + tag + " into stage " + std::to_string(write_stage), static_cast<int>(stage));
+  ++r.count;
+  ++r.item;
+  r.pc = 0;
+  return true;
+}
+
+bool SyntheticRingSim::step_consumer(uint32_t c) {
+  RoleState& r = roles_[1 + c];
+  const uint32_t stage = r.count % config_.stages;
+  const uint32_t phase = (r.count / config_.stages) & 1u;
+  if (r.pc == 0) {
+    const uint32_t parity = config_.consumer_wrong_initial_phase ? phase ^ 1u : phase;
+    if (!try_wait(full_[stage], parity)) return false;
+    mark("wait full[" + std::to_string(stage) + "] passed", static_cast<int>(stage));
+    r.pc = 1;
+    return true;
+  }
+  const uint32_t tile = tile_of(r.item / config_.k_blocks), kb = r.item % config_.k_blocks;
+  read(slot_[stage], "tile " + std::to_string(tile) + " k " + std::to_string(kb));
+  release_read(slot_[stage]);
+  const bool last_item = r.item + 1 == config_.tiles * config_.k_blocks;
+  if (!(config_.consumer_skips_empty_arrive && c == 0 && last_item)) arrive(empty_[stage]);
+  mark("mma tile " + std::to_string(tile) + " k " + std::to_string(kb), static_cast<int>(stage));
+  if (kb + 1 == config_.k_blocks)
+    record_output("tile " + std::to_string(tile) + " rows of consumer " + std::to_string(c));
+  ++r.count;
+  ++r.item;
+  r.pc = 0;
+  return true;
+}
+
+}  // namespace gemmscope::model::sim
