@@ -13,6 +13,8 @@
 #include "command.hpp"
 #include "gemmscope/model/access_patterns.hpp"
 #include "gemmscope/model/banks.hpp"
+#include "gemmscope/traces/analysis.hpp"
+#include "gemmscope/traces/trace.hpp"
 
 namespace gemmscope::cli {
 namespace {
@@ -29,6 +31,7 @@ struct BanksArgs {
   std::vector<long long> addresses;  // a hand-made instruction instead of a pattern
   int width_bytes = 4;
   bool store = false;
+  std::string trace;  // a trace file (traces/README.md) instead of a pattern
 };
 
 // "0-7,9,12-15" for a lane mask.
@@ -99,6 +102,20 @@ void run(const BanksArgs& args) {
   }
   if (args.kernel3) {
     std::printf("%s", model::format_kernel3_bank_comparison(model::kernel3_bank_comparison()).c_str());
+    return;
+  }
+  if (!args.trace.empty()) {
+    // A whole trace: per kernel, per stage and (with --all) per instruction.
+    if (!args.pattern.empty() || !args.addresses.empty())
+      throw std::invalid_argument("--trace = " + args.trace + ": give --trace alone, without --pattern or --addresses");
+    const traces::Trace t = traces::read_trace_file(args.trace);
+    const traces::TraceAnalysis a = traces::analyze_trace(t);
+    if (args.json)
+      std::printf("%s\n", traces::analysis_json(t, a, !args.summary)
+                               .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)
+                               .c_str());
+    else
+      std::printf("%s", traces::format_analysis(t, a, args.all).c_str());
     return;
   }
   if (args.pattern.empty() == args.addresses.empty())
@@ -180,6 +197,9 @@ const Registration registration{"banks", [](CLI::App& root) {
   cmd->add_option("--addresses", args->addresses,
                   "Instead of a pattern: one instruction, lane t at the t-th byte address (comma-separated, up to 32)")
       ->delimiter(',');
+  cmd->add_option("--trace", args->trace,
+                  "Analyse a trace file (JSON lines or the text form WIDTH KIND MASK ADDR0..ADDR31, traces/README.md): "
+                  "per kernel and stage; --all adds every instruction, --json (with --summary: no instructions)");
   cmd->add_option("--width", args->width_bytes, "With --addresses: bytes per lane, 4, 8 or 16")->capture_default_str();
   cmd->add_flag("--store", args->store, "With --addresses: a store (default: a load)");
   cmd->add_flag("--list", args->list, "List the built-in patterns");

@@ -98,7 +98,7 @@ std::string bank_text(int bank) { return bank < 0 ? std::string("none") : std::t
 std::string group_line(const GroupCost& g, const std::string& name) {
   char line[256];
   const int worst = g.banks.worst_bank();
-  std::snprintf(line, sizeof line, "  %-28s %7lld %11lld %8lld %10lld  %s\n", name.c_str(),
+  std::snprintf(line, sizeof line, "  %-34s %7lld %11lld %8lld %10lld  %s\n", name.c_str(),
                 static_cast<long long>(g.instructions), static_cast<long long>(g.wavefronts),
                 static_cast<long long>(g.ideal), static_cast<long long>(g.conflicts()),
                 worst < 0 ? "none" : (std::to_string(worst) + " (excess " +
@@ -130,7 +130,7 @@ std::string format_analysis(const Trace& trace, const TraceAnalysis& a, bool per
          (trace.source.empty() ? "" : ", source " + trace.source) +
          "  (phase rule: 128 bytes per phase, unconfirmed)\n";
   char head[256];
-  std::snprintf(head, sizeof head, "  %-28s %7s %11s %8s %10s  %s\n", "kernel / stage", "instr", "wavefronts",
+  std::snprintf(head, sizeof head, "  %-34s %7s %11s %8s %10s  %s\n", "kernel / stage", "instr", "wavefronts",
                 "ideal", "conflicts", "worst bank");
   out += head;
   for (const GroupCost& k : a.kernels) {

@@ -115,18 +115,30 @@ std::string instruction_dot(const Trace& trace, size_t record_index, const std::
   std::string out = "digraph bank_instruction {\n";
   out += "  graph [rankdir=LR, splines=line, nodesep=0.06, ranksep=2.2, fontname=\"Helvetica\", labelloc=t, "
          "label=<<b>" + html(heading) + "</b><br/>" + html(summary) +
-         "<br/><font point-size=\"10\">edge colour = phase; thick red = bank asked for several words in one phase, "
-         "label = wavefront serving it</font>>];\n";
+         "<br/><font point-size=\"10\">edge colour = phase; thick red = bank asked for several words in one phase; "
+         "lane: address, phase p, wavefront(s) wf serving it</font>>];\n";
   out += "  node [fontname=\"Helvetica\", fontsize=10, shape=box, style=\"rounded,filled\", height=0.25, "
-         "width=1.3, margin=\"0.04,0.01\"];\n  edge [arrowsize=0.4];\n";
+         "width=1.9, margin=\"0.04,0.01\"];\n  edge [arrowsize=0.4];\n";
   // Lanes, top to bottom (a chain of invisible flat edges keeps the order).
   out += "  subgraph lanes {\n    rank=same;\n";
   for (int lane = 0; lane < model::kWarpSize; ++lane) {
     const bool on = a.active(lane);
     const std::string fill = on && lane_phase[lane] >= 0 ? kPhaseColours[lane_phase[lane] % 4] : "#eeeeee";
+    // The wavefront(s) serving this lane's words, e.g. "wf 4" or "wf 1,2".
+    std::set<int> wavefronts;
+    bool conflict = false;
+    for (const Edge& e : edges)
+      if (e.lane == lane) {
+        wavefronts.insert(e.wavefront);
+        conflict = conflict || e.conflict;
+      }
+    std::string wf;
+    for (int w : wavefronts) wf += (wf.empty() ? " wf " : ",") + std::to_string(w);
     out += "    t" + std::to_string(lane) + " [label=\"t" + std::to_string(lane) + "  " +
-           (on ? hex(a.address[lane]) : std::string("inactive")) + "\", fillcolor=\"" + fill + "\"" +
-           (on ? ", fontcolor=white" : ", fontcolor=\"#999999\"") + "];\n";
+           (on ? hex(a.address[lane]) + (lane_phase[lane] >= 0 ? "  p" + std::to_string(lane_phase[lane]) : "") + wf
+               : std::string("inactive")) +
+           "\", fillcolor=\"" + fill + "\"" + (on ? ", fontcolor=white" : ", fontcolor=\"#999999\"") +
+           (conflict ? ", color=\"" + std::string(kConflict) + "\", penwidth=2" : "") + "];\n";
   }
   for (int lane = 0; lane + 1 < model::kWarpSize; ++lane)
     out += "    t" + std::to_string(lane) + " -> t" + std::to_string(lane + 1) + " [style=invis];\n";
@@ -144,10 +156,9 @@ std::string instruction_dot(const Trace& trace, size_t record_index, const std::
     out += "    b" + std::to_string(b) + " -> b" + std::to_string(b + 1) + " [style=invis];\n";
   out += "  }\n";
   for (const Edge& e : edges) {
-    out += "  t" + std::to_string(e.lane) + " -> b" + std::to_string(e.bank) + " [color=\"";
+    out += "  t" + std::to_string(e.lane) + ":e -> b" + std::to_string(e.bank) + ":w [color=\"";
     if (e.conflict)
-      out += std::string(kConflict) + "\", penwidth=1.8, label=\"w" + std::to_string(e.wavefront) +
-             "\", fontsize=8, fontcolor=\"" + kConflict + "\"];\n";
+      out += std::string(kConflict) + "\", penwidth=1.6];\n";
     else
       out += std::string(kPhaseColours[e.phase % 4]) + "\", penwidth=0.7];\n";
   }
@@ -168,19 +179,24 @@ std::string heatmap_dot(const Trace& trace, const TraceAnalysis& analysis, const
          "</b></td></tr>\n";
   out += "<tr><td colspan=\"" + std::to_string(columns) +
          "\" border=\"0\"><font point-size=\"10\">cell: distinct 32-bit words asked of the bank, summed over "
-         "phases (colour: share of the row's busiest bank); red: words beyond the phase's ideal "
-         "(conflicts)</font></td></tr>\n";
+         "phases; +N and orange to red: N of them beyond their phase's ideal (the bank's "
+         "share of the conflicts); green: never over the ideal</font></td></tr>\n";
   out += "<tr><td><b>kernel / stage</b></td>";
   for (int b = 0; b < model::kBanks; ++b) out += "<td><b>" + std::to_string(b) + "</b></td>";
   out += "<td><b>instr</b></td><td><b>wavefronts</b></td><td><b>ideal</b></td><td><b>conflicts</b></td></tr>\n";
+  // Colour = a cell's excess (its share of the conflicts) against the table's largest.
+  int64_t max_excess = 1;
+  for (const GroupCost& g : analysis.stages)
+    for (int b = 0; b < model::kBanks; ++b) max_excess = std::max(max_excess, g.banks.excess[b]);
   auto row = [&](const GroupCost& g, const std::string& name, bool bold) {
-    int64_t max_words = 1;
-    for (int b = 0; b < model::kBanks; ++b) max_words = std::max(max_words, g.banks.words[b]);
     std::string s = "<tr><td align=\"left\">" + std::string(bold ? "<b>" : "") + html(name) +
                     (bold ? "</b>" : "") + "</td>";
     for (int b = 0; b < model::kBanks; ++b) {
       const int64_t w = g.banks.words[b], x = g.banks.excess[b];
-      s += "<td bgcolor=\"" + heat(static_cast<double>(w) / static_cast<double>(max_words)) + "\"" +
+      s += "<td bgcolor=\"" +
+           (x > 0 ? heat(0.2 + 0.8 * static_cast<double>(x) / static_cast<double>(max_excess))
+                  : std::string(w > 0 ? "#e3f1e3" : "#ffffff")) +
+           "\"" +
            (x > 0 ? " color=\"" + std::string(kConflict) + "\"" : "") + "><font point-size=\"9\"" +
            (x > 0 ? " color=\"" + std::string(kConflict) + "\"" : "") + ">" + std::to_string(w) +
            (x > 0 ? "<br/>+" + std::to_string(x) : "") + "</font></td>";

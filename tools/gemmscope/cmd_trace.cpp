@@ -1,0 +1,164 @@
+// gemmscope trace: make, convert and compare shared-memory access traces
+// (traces/README.md): the model's trace of a ladder kernel, a built-in bank pattern
+// as a trace, format conversion, and trace-vs-trace or trace-vs-model comparison.
+// `gemmscope trace record` (the GPU) is in cmd_gpu_trace.cpp.
+#include <cstdio>
+#include <memory>
+#include <stdexcept>
+#include <string>
+
+#include "command.hpp"
+#include "gemmscope/model/access_patterns.hpp"
+#include "gemmscope/traces/device_decode.hpp"
+#include "gemmscope/traces/model_traces.hpp"
+#include "gemmscope/traces/trace.hpp"
+#include "trace_command.hpp"
+
+namespace gemmscope::cli {
+
+std::vector<std::pair<std::string, AddTraceSubcommand>>& trace_subcommands() {
+  static std::vector<std::pair<std::string, AddTraceSubcommand>> list;
+  return list;
+}
+
+TraceSubcommand::TraceSubcommand(std::string name, AddTraceSubcommand add) {
+  trace_subcommands().emplace_back(std::move(name), std::move(add));
+}
+
+namespace {
+
+struct Output {
+  std::string path;  // empty: stdout
+  std::string format = "jsonl";
+};
+
+void add_output(CLI::App* cmd, Output& out) {
+  cmd->add_option("-o,--out", out.path, "Write the trace here (default: standard output)");
+  cmd->add_option("--format", out.format, "jsonl (the full format) or text (one instruction a line)")
+      ->capture_default_str();
+}
+
+void emit(const traces::Trace& t, const Output& out) {
+  const traces::TraceFormat f = traces::parse_trace_format(out.format);
+  if (out.path.empty()) {
+    std::fputs(traces::write_trace(t, f).c_str(), stdout);
+    return;
+  }
+  traces::write_trace_file(out.path, t, f);
+  std::fprintf(stderr, "wrote %s: %zu records (%s)\n", out.path.c_str(), t.records.size(),
+               std::string(traces::to_string(f)).c_str());
+}
+
+struct ModelArgs {
+  traces::LadderTraceConfig config;
+  long long base = 0;
+  bool no_main_loop = false, no_epilogue = false;
+  Output out;
+};
+
+struct PatternArgs {
+  std::string name, swizzle = "none";
+  long long base = 0;
+  Output out;
+};
+
+struct ConvertArgs {
+  std::string in;
+  Output out;
+};
+
+struct CompareArgs {
+  std::string a, b;
+  bool model = false;
+};
+
+void compare(const CompareArgs& args) {
+  const traces::Trace a = traces::read_trace_file(args.a);
+  traces::Trace b;
+  if (args.model) {
+    if (!args.b.empty()) throw std::invalid_argument("--model = set: give one trace file, not two");
+    b = traces::model_trace_for(a);
+  } else {
+    if (args.b.empty()) throw std::invalid_argument("second trace = (none): give two files, or --model");
+    b = traces::read_trace_file(args.b);
+  }
+  if (auto diff = traces::first_difference(a, b))
+    throw std::runtime_error("traces differ: " + *diff);  // exit status 1
+  std::printf("match: %zu records agree (kernel, stage, CTA, warp, width, kind, mask, addresses)%s\n",
+              a.records.size(), args.model ? " with the model" : "");
+}
+
+const Registration registration{"trace", [](CLI::App& root) {
+  CLI::App* cmd = root.add_subcommand("trace", "Shared-memory access traces: from the model, from patterns, convert, compare");
+  cmd->require_subcommand(1);
+
+  auto m = std::make_shared<ModelArgs>();
+  CLI::App* model_cmd = cmd->add_subcommand(
+      "model", "The model's trace of a ladder kernel (k02, k03, k04): every stage's shared-memory requests for one CTA");
+  model_cmd->add_option("--kernel", m->config.kernel, "k02, k03 or k04")->capture_default_str();
+  model_cmd->add_option("--k-blocks", m->config.k_blocks, "Main-loop K blocks (64 elements each) to trace")
+      ->capture_default_str();
+  model_cmd->add_option("--base", m->base, "Shared address of the A tile")->capture_default_str();
+  model_cmd->add_option("--cta", m->config.cta, "CTA index the records name")->capture_default_str();
+  model_cmd->add_flag("--no-main-loop", m->no_main_loop, "Leave out the TMA writes and wgmma operand reads");
+  model_cmd->add_flag("--no-epilogue", m->no_epilogue, "Leave out k04's stmatrix and TMA-store reads");
+  add_output(model_cmd, m->out);
+  model_cmd->callback([m] {
+    if (m->base < 0) throw std::invalid_argument("--base = " + std::to_string(m->base) + " must be >= 0");
+    m->config.smem_base = static_cast<uint64_t>(m->base);
+    m->config.main_loop = !m->no_main_loop;
+    m->config.epilogue = !m->no_epilogue;
+    emit(traces::model_trace(m->config), m->out);
+  });
+
+  auto p = std::make_shared<PatternArgs>();
+  CLI::App* pattern_cmd =
+      cmd->add_subcommand("pattern", "A built-in bank pattern (gemmscope banks --list) as a trace");
+  pattern_cmd->add_option("--name", p->name, "Pattern name")->required();
+  pattern_cmd->add_option("--swizzle", p->swizzle, "none, 32B, 64B, 128B")->capture_default_str();
+  pattern_cmd->add_option("--base", p->base, "Tile base address")->capture_default_str();
+  add_output(pattern_cmd, p->out);
+  pattern_cmd->callback([p] {
+    if (p->base < 0) throw std::invalid_argument("--base = " + std::to_string(p->base) + " must be >= 0");
+    emit(traces::pattern_trace(p->name, model::parse_swizzle_mode(p->swizzle), static_cast<uint64_t>(p->base)),
+         p->out);
+  });
+
+  auto c = std::make_shared<ConvertArgs>();
+  CLI::App* convert_cmd = cmd->add_subcommand("convert", "Read a trace (either form), check it, write it again");
+  convert_cmd->add_option("input", c->in, "Trace file")->required();
+  add_output(convert_cmd, c->out);
+  convert_cmd->callback([c] { emit(traces::read_trace_file(c->in), c->out); });
+
+  auto k = std::make_shared<CompareArgs>();
+  CLI::App* compare_cmd = cmd->add_subcommand(
+      "compare", "Compare two traces record by record (exit 1 on a difference); --model: a recorded trace vs the model");
+  compare_cmd->add_option("a", k->a, "Trace file")->required();
+  compare_cmd->add_option("b", k->b, "Second trace file");
+  compare_cmd->add_flag("--model", k->model, "Compare with the model's trace of the same CTAs and stages");
+  compare_cmd->callback([k] { compare(*k); });
+
+  CLI::App* list_cmd = cmd->add_subcommand("list", "The kernels `trace model` knows");
+  list_cmd->callback([] {
+    for (const auto& kernel : traces::ladder_trace_kernels())
+      std::printf("%-5s %s\n", kernel.name.c_str(), kernel.description.c_str());
+  });
+
+  bool have_record = false;
+  for (auto& [name, add] : trace_subcommands()) {
+    add(*cmd);
+    have_record = have_record || name == "record";
+  }
+  if (!have_record) {
+    CLI::App* record_cmd = cmd->add_subcommand("record", "Record a kernel's shared-memory addresses on the GPU");
+    record_cmd->allow_extras();
+    record_cmd->callback([] {
+      throw std::invalid_argument(
+          "trace record = unavailable: this gemmscope was built with GEMMSCOPE_BUILD_KERNELS=OFF; "
+          "rebuild with the kernels on a machine with nvcc");
+    });
+  }
+}};
+
+}  // namespace
+}  // namespace gemmscope::cli
