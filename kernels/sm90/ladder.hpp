@@ -12,6 +12,26 @@ GEMMSCOPE_DECLARE_KERNEL(k01)
 GEMMSCOPE_DECLARE_KERNEL(k02)
 GEMMSCOPE_DECLARE_KERNEL(k03)
 GEMMSCOPE_DECLARE_KERNEL(k04)
+GEMMSCOPE_DECLARE_KERNEL(k05)
+GEMMSCOPE_DECLARE_KERNEL(k06)
+GEMMSCOPE_DECLARE_KERNEL(k07)
+GEMMSCOPE_DECLARE_KERNEL(k08)
+GEMMSCOPE_DECLARE_KERNEL(k09)
+
+// Variants of part 2's kernels: k05 in 2 x 2 clusters, k08/k09 with the dynamic
+// (atomic counter) schedule, k09 with a chosen group size.
+namespace gemmscope::sm90::k05 {
+std::string can_implement_2x2(const GemmShape& shape, const GemmOperands& ops);
+void launch_2x2(const GemmShape& shape, const GemmOperands& ops, cudaStream_t stream);
+}  // namespace gemmscope::sm90::k05
+namespace gemmscope::sm90::k08 {
+void launch_dynamic(const GemmShape& shape, const GemmOperands& ops, cudaStream_t stream);
+}  // namespace gemmscope::sm90::k08
+namespace gemmscope::sm90::k09 {
+void launch_dynamic(const GemmShape& shape, const GemmOperands& ops, cudaStream_t stream);
+void launch_with_group(const GemmShape& shape, const GemmOperands& ops, cudaStream_t stream, uint32_t group,
+                       bool dynamic);
+}  // namespace gemmscope::sm90::k09
 
 namespace gemmscope::sm90 {
 // Rules shared by the TMA kernels: K-major operands with 16-byte row strides and

@@ -69,6 +69,14 @@ TEST(GemmDiff, K01Naive) { REQUIRE_GPU(); property("k01", false, false); }
 TEST(GemmDiff, K02TmaWgmma) { REQUIRE_GPU(); property("k02", true, false); }
 TEST(GemmDiff, K03Swizzle128) { REQUIRE_GPU(); property("k03", true, false); }
 TEST(GemmDiff, K04TmaStore) { REQUIRE_GPU(); property("k04", true, true); }
+TEST(GemmDiff, K05Multicast2x1) { REQUIRE_GPU(); property("k05", true, true); }
+TEST(GemmDiff, K05Multicast2x2) { REQUIRE_GPU(); property("k05_2x2", true, true); }
+TEST(GemmDiff, K06WarpSpecialized) { REQUIRE_GPU(); property("k06", true, true); }
+TEST(GemmDiff, K07EpilogueDoubleBuffer) { REQUIRE_GPU(); property("k07", true, true); }
+TEST(GemmDiff, K08PersistentStatic) { REQUIRE_GPU(); property("k08", true, true); }
+TEST(GemmDiff, K08PersistentDynamic) { REQUIRE_GPU(); property("k08_dyn", true, true); }
+TEST(GemmDiff, K09BlockSwizzleStatic) { REQUIRE_GPU(); property("k09", true, true); }
+TEST(GemmDiff, K09BlockSwizzleDynamic) { REQUIRE_GPU(); property("k09_dyn", true, true); }
 // gemmscope::gemm's dispatch on any shape, K and N not multiples of 8 included.
 TEST(GemmDiff, AutoAnyShape) { REQUIRE_GPU(); property("auto", false, false); }
 

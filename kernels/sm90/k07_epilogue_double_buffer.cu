@@ -1,0 +1,196 @@
+// k07_epilogue_double_buffer: k06 with the output staged through two small
+// buffers per consumer instead of one whole-tile buffer. The consumer writes one
+// 64 x 64 box with stmatrix while the TMA store of the previous box is still
+// reading the other buffer (cp.async.bulk.wait_group.read 1 instead of 0), so
+// stores overlap the epilogue's own work, and the 32 KiB saved buys a fourth
+// pipeline stage. Everything else as k06.
+#include "common/ptx_sm90.cuh"
+#include "common/sm90_cluster.cuh"
+#include "common/sm90_device.cuh"
+#include "common/sm90_pipeline.hpp"
+#include "host/tensor_map.hpp"
+#include "sm90/ladder.hpp"
+
+namespace gemmscope::sm90::k07 {
+
+// ---- config --------------------------------------------------------------
+constexpr int kBM = 128, kBN = 256, kBK = 64;
+constexpr int kStages = 4;
+constexpr int kConsumers = 2;                        // warpgroups, 64 rows each
+constexpr int kThreads = 128 * (1 + kConsumers);     // producer warpgroup + consumers
+constexpr int kConsumerRows = kBM / kConsumers;      // 64: one m64 wgmma
+constexpr int kWgmmaK = 16;
+constexpr int kStoreCols = 64;                       // one TMA store box is 128 bytes wide
+constexpr int kStagingBuffers = 2;                   // per consumer: stmatrix into one, TMA store from the other
+constexpr int kProducerRegisters = 40, kConsumerRegisters = 232;
+constexpr ClusterShape kCluster{2, 1};
+constexpr uint32_t kSliceRowsB = kBN / kCluster.m;   // each CTA loads half of B and multicasts it
+static_assert(kConsumerRows == 64, "each consumer is one m64nNk16 wgmma tall");
+static_assert(kBN <= 256 && kBN % 16 == 0, "wgmma N is at most 256");
+static_assert(kBK * sizeof(bf16) == 128 && kStoreCols * sizeof(bf16) == 128, "128-byte swizzle rows");
+static_assert(kSliceRowsB % 8 == 0, "B slices are whole 8-row swizzle atoms");
+static_assert(kProducerRegisters * 128 + kConsumerRegisters * 128 * kConsumers <= 65536, "register file");
+
+// ---- shared memory -------------------------------------------------------
+struct SharedStorage {
+  alignas(1024) bf16 a[kStages][kBM * kBK];
+  alignas(1024) bf16 b[kStages][kBN * kBK];
+  // Output staging, per consumer: two buffers of one store box (64 rows x 128 bytes).
+  alignas(1024) bf16 c[kConsumers][kStagingBuffers][kConsumerRows * kStoreCols];
+  uint64_t full[kStages];   // producer's expect_tx + the TMA bytes (A and both B slices)
+  uint64_t empty[kStages];  // one release per consumer warpgroup of each CTA the stage's multicast reaches
+};
+constexpr uint32_t kStageBytes = (kBM + kBN) * kBK * sizeof(bf16);
+constexpr int kSmemBytes = sizeof(SharedStorage) + 1024;
+static_assert(kSmemBytes <= 232448, "227 KiB of shared memory per block");
+using Pipe = PipelineState<kStages>;
+
+__device__ __forceinline__ uint32_t pack_bf16x2(float lo, float hi) {
+  const __nv_bfloat162 v = __floats2bfloat162_rn(lo, hi);
+  return *reinterpret_cast<const uint32_t*>(&v);
+}
+
+// ---- kernel --------------------------------------------------------------
+// Grid: x = M tiles (rounded up to the cluster), y = N tiles.
+__global__ void __launch_bounds__(kThreads, 1)
+    k07_epilogue_double_buffer(const __grid_constant__ CUtensorMap map_a, const __grid_constant__ CUtensorMap map_b,
+                         const __grid_constant__ CUtensorMap map_c, int K) {
+  extern __shared__ __align__(1024) uint8_t smem_raw[];
+  SharedStorage& s = *reinterpret_cast<SharedStorage*>(
+      smem_raw + ((1024 - (ptx::smem_u32(smem_raw) & 1023)) & 1023));
+  const int m0 = blockIdx.x * kBM, n0 = blockIdx.y * kBN;
+  const uint32_t rank = cluster_ctarank();
+  const int warpgroup = threadIdx.x / 128;
+  const int k_blocks = (K + kBK - 1) / kBK;
+  if (threadIdx.x == 0) {
+    for (int i = 0; i < kStages; ++i) {
+      mbarrier_init_and_fence(&s.full[i], 1);
+      mbarrier_init_and_fence(&s.empty[i], kConsumers * multicast_peer_count(kCluster));
+    }
+  }
+  cluster_sync();
+
+  if (warpgroup == 0) {
+    // ---- producer: one elected thread of warp 0 ----
+    ptx::setmaxnreg_dec<kProducerRegisters>();
+    if (threadIdx.x / 32 == 0 && ptx::elect_one_sync()) {
+      const TileSlice sb = slice_b(kCluster, rank, kBN);
+      const uint16_t mask_b = multicast_mask_b(kCluster, rank);
+      Pipe p;
+      for (int kb = 0; kb < k_blocks; ++kb, p = p.advance()) {
+        const uint32_t st = p.stage();
+        mbarrier_wait(&s.empty[st], p.empty_parity());
+        mbarrier_expect_bytes(&s.full[st], kStageBytes);
+        tma_load_2d(s.a[st], &map_a, kb * kBK, m0, &s.full[st]);
+        tma_load_2d_multicast(s.b[st] + sb.row0 * kBK, &map_b, kb * kBK, n0 + static_cast<int>(sb.row0),
+                              &s.full[st], mask_b);
+      }
+    }
+  } else {
+    // ---- consumers: rows (warpgroup - 1) * 64 .. + 63 of the tile ----
+    ptx::setmaxnreg_inc<kConsumerRegisters>();
+    const int consumer = warpgroup - 1;
+    const uint32_t t = threadIdx.x % 128;
+    const uint16_t peers = multicast_peers(kCluster, rank);
+    float acc[kBN / 2];
+#pragma unroll
+    for (int i = 0; i < kBN / 2; ++i) acc[i] = 0.f;
+    auto release = [&](uint32_t st) {
+      if (t == 0)
+        for (uint32_t r = 0; r < kCluster.size(); ++r)
+          if (peers >> r & 1u) mbarrier_arrive_cluster(&s.empty[st], r);
+    };
+    Pipe p;
+    uint32_t previous = 0;
+    for (int kb = 0; kb < k_blocks; ++kb, p = p.advance()) {
+      const uint32_t st = p.stage();
+      mbarrier_wait(&s.full[st], p.phase());
+      const uint32_t a_base = ptx::smem_u32(s.a[st]), b_base = ptx::smem_u32(s.b[st]);
+      ptx::wgmma_fence();
+#pragma unroll
+      for (int kk = 0; kk < kBK; kk += kWgmmaK)
+        ptx::WgmmaBf16F32<kBN>::mma(acc, desc_kmajor_sw128(a_base, consumer * kConsumerRows, kk),
+                                    desc_kmajor_sw128(b_base, 0, kk), 1);
+      ptx::wgmma_commit_group();
+      // Keep this stage's wgmma in flight; the previous one is done: hand its stage back.
+      ptx::wgmma_wait_group<1>();
+      if (kb > 0) release(previous);
+      previous = st;
+    }
+    ptx::wgmma_wait_group<0>();
+    if (k_blocks > 0) release(previous);
+
+    // Epilogue, one 64-column box at a time: registers -> stmatrix -> staging
+    // buffer box % 2 -> TMA store, while the previous box's store is in flight.
+    const uint32_t warp = t / 32, lane = t % 32;
+#pragma unroll
+    for (int box = 0; box < kBN / kStoreCols; ++box) {
+      const int buffer = box % kStagingBuffers;
+      // This buffer's previous store (box - 2) has finished reading shared memory:
+      // at most one store group (box - 1) may still be pending.
+      if (t == 0) cuda::ptx::cp_async_bulk_wait_group_read(cuda::ptx::n32_t<kStagingBuffers - 1>{});
+      named_barrier_sync(1 + consumer, 128);
+      const uint32_t staging = ptx::smem_u32(s.c[consumer][buffer]);
+#pragma unroll
+      for (int pair = 0; pair < kStoreCols / 16; ++pair) {
+        const int tile_pair = box * (kStoreCols / 16) + pair;  // 16-column pair within the 256 columns
+        const StmatrixRow at = stmatrix_x4_row(warp, lane, pair);
+        const uint32_t addr = staging + sw128_offset(at.row, at.col);
+        const float* r = &acc[8 * tile_pair];
+        ptx::stmatrix_x4(addr, pack_bf16x2(r[0], r[1]), pack_bf16x2(r[2], r[3]), pack_bf16x2(r[4], r[5]),
+                         pack_bf16x2(r[6], r[7]));
+      }
+      cuda::ptx::fence_proxy_async(cuda::ptx::space_shared);  // generic-proxy writes, async-proxy reads
+      named_barrier_sync(1 + consumer, 128);
+      if (t == 0) {
+        const int32_t coords[2] = {n0 + box * kStoreCols, m0 + consumer * kConsumerRows};
+        cuda::ptx::cp_async_bulk_tensor(cuda::ptx::space_global, cuda::ptx::space_shared, &map_c, coords,
+                                        reinterpret_cast<uint8_t*>(s.c[consumer][buffer]));
+        cuda::ptx::cp_async_bulk_commit_group();
+      }
+    }
+    if (t == 0) cuda::ptx::cp_async_bulk_wait_group_read(cuda::ptx::n32_t<0>{});  // staging outlives the reads
+  }
+  cluster_sync();  // peers' arrivals on this CTA's barriers land before it exits
+}
+
+// ---- launcher ------------------------------------------------------------
+std::string can_implement(const GemmShape& shape, const GemmOperands& ops) {
+  if (auto why = tma_operand_rules(shape, ops); !why.empty()) return why;
+  if (shape.n % 8 != 0)
+    return "N = " + std::to_string(shape.n) + " must be a multiple of 8 for k07's TMA store (C row stride " +
+           std::to_string(shape.n * 2) + " bytes must be a multiple of 16)";
+  if (reinterpret_cast<uintptr_t>(ops.c) % 16 != 0) return "C must be 16-byte aligned for k07's TMA store";
+  if ((shape.n + kBN - 1) / kBN > 65535)
+    return "N = " + std::to_string(shape.n) + " exceeds k07's grid limit (65535 x 256 columns)";
+  return {};
+}
+
+void launch(const GemmShape& s, const GemmOperands& ops, cudaStream_t stream) {
+  const model::TmaBox box_a{kBM, kBK, 2, model::SwizzleMode::B128, 0};
+  const model::TmaBox box_b{kSliceRowsB, kBK, 2, model::SwizzleMode::B128, 0};
+  const model::TmaBox box_c{kConsumerRows, kStoreCols, 2, model::SwizzleMode::B128, 0};
+  const CUtensorMap map_a = make_tensor_map_2d(ops.a, s.m, s.k, s.k * 2, box_a);
+  const CUtensorMap map_b = make_tensor_map_2d(ops.b, s.n, s.k, s.k * 2, box_b);
+  const CUtensorMap map_c = make_tensor_map_2d(ops.c, s.m, s.n, s.n * 2, box_c);
+  check_cuda(cudaFuncSetAttribute(k07_epilogue_double_buffer, cudaFuncAttributeMaxDynamicSharedMemorySize, kSmemBytes),
+             "k07 smem attribute");
+  const int64_t tiles_m = (s.m + kBM - 1) / kBM;
+  cudaLaunchConfig_t cfg{};
+  cfg.gridDim = dim3(static_cast<unsigned>((tiles_m + kCluster.m - 1) / kCluster.m * kCluster.m),
+                     static_cast<unsigned>((s.n + kBN - 1) / kBN));
+  cfg.blockDim = dim3(kThreads);
+  cfg.dynamicSmemBytes = kSmemBytes;
+  cfg.stream = stream;
+  cudaLaunchAttribute attr{};
+  attr.id = cudaLaunchAttributeClusterDimension;
+  attr.val.clusterDim.x = kCluster.m;
+  attr.val.clusterDim.y = kCluster.n;
+  attr.val.clusterDim.z = 1;
+  cfg.attrs = &attr;
+  cfg.numAttrs = 1;
+  check_cuda(cudaLaunchKernelEx(&cfg, k07_epilogue_double_buffer, map_a, map_b, map_c, static_cast<int>(s.k)),
+             "k07_epilogue_double_buffer launch");
+}
+
+}  // namespace gemmscope::sm90::k07
