@@ -351,9 +351,16 @@ Trace parse_trace(std::string_view text, std::string_view source_name) {
 Trace read_trace_file(const std::filesystem::path& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw TraceError(path.string() + ": cannot open the trace file");
-  std::ostringstream buffer;
-  buffer << in.rdbuf();
-  return parse_trace(buffer.str(), path.filename().string());
+  // Read in pieces up to a limit, so that a device or a pipe without end is refused.
+  constexpr size_t kMaxFileBytes = size_t{1} << 30;
+  std::string text;
+  char piece[1 << 16];
+  while (in.read(piece, sizeof piece) || in.gcount() > 0) {
+    text.append(piece, static_cast<size_t>(in.gcount()));
+    if (text.size() > kMaxFileBytes)
+      throw TraceError(path.string() + ": larger than the limit of " + std::to_string(kMaxFileBytes) + " bytes");
+  }
+  return parse_trace(text, path.string());
 }
 
 // --------------------------------------------------------------------------- writing
