@@ -26,32 +26,38 @@ std::string_view to_string(Violation kind) {
 
 // ---- Barriers -------------------------------------------------------------------------
 
+PipelineSim::Fixed& PipelineSim::fixed() {
+  if (names_.use_count() > 1) names_ = std::make_shared<Fixed>(*names_);
+  return *names_;
+}
+
 uint32_t PipelineSim::add_barrier(std::string name, uint32_t expected_count) {
-  barriers_.push_back(BarrierSlot{std::move(name), Mbarrier(expected_count)});
+  barriers_.push_back(Mbarrier(expected_count));
+  fixed().barriers.push_back(std::move(name));
   return static_cast<uint32_t>(barriers_.size() - 1);
 }
 
 template <class Op>
 void PipelineSim::barrier_op(uint32_t id, const char* what, Op op) {
-  BarrierSlot& b = barriers_.at(id);
+  Mbarrier& b = barriers_.at(id);
   try {
-    op(b.state);
+    op(b);
   } catch (const ModelError& e) {
-    throw SimViolation(Violation::barrier_misuse, std::string(what) + " on " + b.name + ": " + e.what());
+    throw SimViolation(Violation::barrier_misuse, std::string(what) + " on " + barrier_name(id) + ": " + e.what());
   }
 }
 
 bool PipelineSim::try_wait(uint32_t id, uint32_t parity) {
-  const BarrierSlot& b = barriers_.at(id);
+  const Mbarrier& b = barriers_.at(id);
   bool passed = false;
   try {
-    passed = b.state.try_wait_parity(parity);
+    passed = b.try_wait_parity(parity);
   } catch (const ModelError& e) {
-    throw SimViolation(Violation::barrier_misuse, "try_wait on " + b.name + ": " + e.what());
+    throw SimViolation(Violation::barrier_misuse, "try_wait on " + barrier_name(id) + ": " + e.what());
   }
-  if (!passed && current_role_ >= 0) {
+  if (!passed && current_role_ >= 0 && logging_) {
     const auto r = static_cast<size_t>(current_role_);
-    waiting_on_[r] = b.name + " parity " + std::to_string(parity);
+    waiting_on_[r] = barrier_name(id) + " parity " + std::to_string(parity);
     if (blocked_since_[r] < 0) blocked_since_[r] = static_cast<int64_t>(step_);
   }
   return passed;
@@ -75,9 +81,9 @@ void PipelineSim::complete_tx(uint32_t id, uint32_t bytes) {
 uint32_t PipelineSim::add_buffer(std::string name, uint32_t readers_per_fill) {
   require(readers_per_fill >= 1, "readers_per_fill of " + name, readers_per_fill, "must be at least 1");
   BufferSlot b;
-  b.name = std::move(name);
   b.readers_per_fill = readers_per_fill;
   buffers_.push_back(std::move(b));
+  fixed().buffers.push_back(std::move(name));
   return static_cast<uint32_t>(buffers_.size() - 1);
 }
 
@@ -85,10 +91,10 @@ void PipelineSim::begin_write(uint32_t id, const std::string& tag) {
   BufferSlot& b = buffers_.at(id);
   if (b.state == BufferSlot::State::writing)
     throw SimViolation(Violation::overwrite_before_drained,
-                       "write of [" + tag + "] into " + b.name + " while [" + b.tag + "] is still being written");
+                       "write of [" + tag + "] into " + buffer_name(id) + " while [" + b.tag + "] is still being written");
   if (b.state == BufferSlot::State::full)
     throw SimViolation(Violation::overwrite_before_drained,
-                       "write of [" + tag + "] into " + b.name + " while [" + b.tag + "] is released by only " +
+                       "write of [" + tag + "] into " + buffer_name(id) + " while [" + b.tag + "] is released by only " +
                            std::to_string(b.releases) + " of its " + std::to_string(b.readers_per_fill) + " readers");
   b.state = BufferSlot::State::writing;
   b.tag = tag;
@@ -99,7 +105,7 @@ void PipelineSim::accumulate(uint32_t id, const std::string& piece) {
   BufferSlot& b = buffers_.at(id);
   if (b.state != BufferSlot::State::writing)
     throw SimViolation(Violation::overwrite_before_drained,
-                       "accumulate [" + piece + "] into " + b.name + " which is not being written (" +
+                       "accumulate [" + piece + "] into " + buffer_name(id) + " which is not being written (" +
                            (b.state == BufferSlot::State::full ? "full: its readers have not drained it" : "free") +
                            ")");
   b.tag += piece;
@@ -107,7 +113,7 @@ void PipelineSim::accumulate(uint32_t id, const std::string& piece) {
 
 void PipelineSim::finish_write(uint32_t id) {
   BufferSlot& b = buffers_.at(id);
-  require(b.state == BufferSlot::State::writing, "finish_write of " + b.name, 0, "without a write in flight");
+  require(b.state == BufferSlot::State::writing, "finish_write of " + buffer_name(id), 0, "without a write in flight");
   b.state = BufferSlot::State::full;
 }
 
@@ -115,22 +121,22 @@ void PipelineSim::read(uint32_t id, const std::string& expected_tag) {
   BufferSlot& b = buffers_.at(id);
   if (b.state == BufferSlot::State::free)
     throw SimViolation(Violation::read_before_written,
-                       "read of " + b.name + " expecting [" + expected_tag + "] but nothing was written since it was freed");
+                       "read of " + buffer_name(id) + " expecting [" + expected_tag + "] but nothing was written since it was freed");
   if (b.state == BufferSlot::State::writing)
-    throw SimViolation(Violation::read_before_written, "read of " + b.name + " expecting [" + expected_tag +
+    throw SimViolation(Violation::read_before_written, "read of " + buffer_name(id) + " expecting [" + expected_tag +
                                                            "] while [" + b.tag + "] is still being written");
   if (b.tag != expected_tag)
     throw SimViolation(Violation::wrong_data,
-                       "read of " + b.name + " expected [" + expected_tag + "] but it holds [" + b.tag + "]");
+                       "read of " + buffer_name(id) + " expected [" + expected_tag + "] but it holds [" + b.tag + "]");
   if (b.reads >= b.readers_per_fill)
-    throw SimViolation(Violation::wrong_data, "read of " + b.name + " [" + b.tag + "] by more than its " +
+    throw SimViolation(Violation::wrong_data, "read of " + buffer_name(id) + " [" + b.tag + "] by more than its " +
                                                   std::to_string(b.readers_per_fill) + " readers");
   ++b.reads;
 }
 
 void PipelineSim::release_read(uint32_t id) {
   BufferSlot& b = buffers_.at(id);
-  require(b.state == BufferSlot::State::full && b.releases < b.reads, "release of " + b.name, b.releases,
+  require(b.state == BufferSlot::State::full && b.releases < b.reads, "release of " + buffer_name(id), b.releases,
           "without a read to release");
   if (++b.releases == b.readers_per_fill) {
     b.state = BufferSlot::State::free;
@@ -140,10 +146,10 @@ void PipelineSim::release_read(uint32_t id) {
 
 // ---- Outputs ----------------------------------------------------------------------------
 
-void PipelineSim::expect_output(const std::string& key) { expected_outputs_.insert(key); }
+void PipelineSim::expect_output(const std::string& key) { fixed().expected_outputs.insert(key); }
 
 void PipelineSim::record_output(const std::string& key) {
-  if (!expected_outputs_.count(key))
+  if (!names_->expected_outputs.count(key))
     throw SimViolation(Violation::wrong_data, "output [" + key + "] is not one of the expected outputs");
   if (!outputs_.insert(key).second)
     throw SimViolation(Violation::duplicate_output, "output [" + key + "] computed a second time");
@@ -253,9 +259,10 @@ void PipelineSim::report_deadlock() const {
     msg += (r < waiting_on_.size() && !waiting_on_[r].empty()) ? waiting_on_[r] : std::string("(not tried)");
     msg += ";";
   }
-  for (const auto& b : barriers_) {
-    if (b.state.pending_arrivals() != b.state.expected_count() || b.state.tx_count() != 0)
-      msg += " " + b.name + " " + b.state.to_string() + ";";
+  for (uint32_t i = 0; i < barriers_.size(); ++i) {
+    const Mbarrier& b = barriers_[i];
+    if (b.pending_arrivals() != b.expected_count() || b.tx_count() != 0)
+      msg += " " + barrier_name(i) + " " + b.to_string() + ";";
   }
   throw SimViolation(Violation::deadlock, msg);
 }
@@ -265,18 +272,20 @@ void PipelineSim::check_exit() {
     throw SimViolation(Violation::async_at_exit, "every role finished while [" + pending_.front().label +
                                                      "] is still in flight (" + std::to_string(pending_.size()) +
                                                      " operations)");
-  for (const auto& b : barriers_) {
-    if (b.state.pending_arrivals() != b.state.expected_count() || b.state.tx_count() != 0)
+  for (uint32_t i = 0; i < barriers_.size(); ++i) {
+    const Mbarrier& b = barriers_[i];
+    if (b.pending_arrivals() != b.expected_count() || b.tx_count() != 0)
       throw SimViolation(Violation::unfinished_barrier,
-                         "at exit " + b.name + " is in the middle of a phase: " + b.state.to_string());
+                         "at exit " + barrier_name(i) + " is in the middle of a phase: " + b.to_string());
   }
-  for (const auto& b : buffers_) {
+  for (uint32_t i = 0; i < buffers_.size(); ++i) {
+    const BufferSlot& b = buffers_[i];
     if (b.state != BufferSlot::State::free)
       throw SimViolation(Violation::unread_at_exit,
-                         "at exit " + b.name + " holds [" + b.tag + "] read by " + std::to_string(b.releases) + " of " +
+                         "at exit " + buffer_name(i) + " holds [" + b.tag + "] read by " + std::to_string(b.releases) + " of " +
                              std::to_string(b.readers_per_fill) + " readers");
   }
-  for (const auto& key : expected_outputs_)
+  for (const auto& key : names_->expected_outputs)
     if (!outputs_.count(key)) throw SimViolation(Violation::missing_output, "output [" + key + "] never computed");
   finish_checks();
 }
@@ -285,8 +294,8 @@ std::string PipelineSim::state_key() const {
   std::string key;
   key.reserve(256);
   for (const auto& b : barriers_) {
-    key += std::to_string(b.state.completed_phases()) + "," + std::to_string(b.state.pending_arrivals()) + "," +
-           std::to_string(b.state.tx_count()) + ";";
+    key += std::to_string(b.completed_phases()) + "," + std::to_string(b.pending_arrivals()) + "," +
+           std::to_string(b.tx_count()) + ";";
   }
   key += "|";
   for (const auto& b : buffers_) {
@@ -300,6 +309,18 @@ std::string PipelineSim::state_key() const {
   key += "|";
   key += role_state_key();
   return key;
+}
+
+StateDigest digest(const std::string& key) {
+  // FNV-1a 64 and a multiply-rotate hash with another basis: independent enough that
+  // a shared collision is out of reach for the state counts searched here.
+  uint64_t a = 0xcbf29ce484222325ull, b = 0x84222325cbf29ce4ull;
+  for (unsigned char ch : key) {
+    a = (a ^ ch) * 0x100000001b3ull;
+    b = (b + ch + 1) * 0x9E3779B97F4A7C15ull;
+    b ^= b >> 29;
+  }
+  return StateDigest{a, b};
 }
 
 namespace {

@@ -21,6 +21,7 @@
 // underflow, tx-count range); at exit: a barrier left in the middle of a phase, an
 // async operation still in flight, a buffer holding data nobody read.
 #include <cstdint>
+#include <memory>
 #include <set>
 #include <string>
 #include <string_view>
@@ -117,8 +118,8 @@ class PipelineSim {
   void arrive_expect_tx(uint32_t barrier, uint32_t bytes);
   void expect_tx(uint32_t barrier, uint32_t bytes);
   void complete_tx(uint32_t barrier, uint32_t bytes);
-  const Mbarrier& barrier(uint32_t id) const { return barriers_.at(id).state; }
-  const std::string& barrier_name(uint32_t id) const { return barriers_.at(id).name; }
+  const Mbarrier& barrier(uint32_t id) const { return barriers_.at(id); }
+  const std::string& barrier_name(uint32_t id) const { return names_->barriers.at(id); }
 
   // ---- Shadow buffers: the ground truth of what a buffer holds ----------------------
   // A buffer is free, being written (tag known), or full; each fill is read by
@@ -132,7 +133,7 @@ class PipelineSim {
   // Checks the buffer is full and holds `expected_tag`.
   void read(uint32_t buffer, const std::string& expected_tag);
   void release_read(uint32_t buffer);
-  const std::string& buffer_name(uint32_t id) const { return buffers_.at(id).name; }
+  const std::string& buffer_name(uint32_t id) const { return names_->buffers.at(id); }
 
   // ---- Outputs: each expected key produced exactly once -----------------------------
   void expect_output(const std::string& key);
@@ -164,13 +165,8 @@ class PipelineSim {
   const std::vector<std::string>& async_lanes() const { return async_lanes_; }
 
  private:
-  struct BarrierSlot {
-    std::string name;
-    Mbarrier state;
-  };
   struct BufferSlot {
     enum class State { free, writing, full };
-    std::string name;
     uint32_t readers_per_fill = 1;
     State state = State::free;
     std::string tag;
@@ -181,9 +177,16 @@ class PipelineSim {
   void fire(const AsyncOp& op);
   uint32_t async_lane(const std::string& name);
 
-  std::vector<BarrierSlot> barriers_;
+  // Names and expected outputs are fixed once the binding is built: shared between
+  // the copies that exhaustive search makes (copied on write while building).
+  struct Fixed {
+    std::vector<std::string> barriers, buffers;
+    std::set<std::string> expected_outputs;
+  };
+  Fixed& fixed();
+  std::shared_ptr<Fixed> names_ = std::make_shared<Fixed>();
+  std::vector<Mbarrier> barriers_;
   std::vector<BufferSlot> buffers_;
-  std::set<std::string> expected_outputs_;
   std::set<std::string> outputs_;
   std::vector<std::string> outputs_in_order_;
   std::vector<AsyncOp> pending_;
@@ -217,6 +220,17 @@ struct ExploreResult {
   bool ok() const { return violation == Violation::none; }
 };
 
+// A 128-bit digest of a state key (two independent 64-bit hashes), so that search
+// remembers visited states in 16 bytes each; a collision would need both to agree.
+struct StateDigest {
+  uint64_t a = 0, b = 0;
+  bool operator==(const StateDigest&) const = default;
+};
+struct StateDigestHash {
+  size_t operator()(const StateDigest& d) const { return static_cast<size_t>(d.a ^ (d.b * 0x9E3779B97F4A7C15ull)); }
+};
+StateDigest digest(const std::string& key);
+
 // Depth-first search over every interleaving of a copyable binding `World`, visiting
 // each distinct state (state_key) once. Stops at the first violation.
 template <class World>
@@ -226,11 +240,11 @@ ExploreResult explore(const World& initial, uint64_t max_states = 2'000'000) {
     std::vector<uint32_t> trail;
   };
   ExploreResult result;
-  std::unordered_set<std::string> seen;
+  std::unordered_set<StateDigest, StateDigestHash> seen;
   std::vector<Node> stack;
   stack.push_back(Node{initial, {}});
   stack.back().world.set_logging(false);
-  seen.insert(stack.back().world.state_key());
+  seen.insert(digest(stack.back().world.state_key()));
   while (!stack.empty()) {
     Node node = std::move(stack.back());
     stack.pop_back();
@@ -252,8 +266,7 @@ ExploreResult explore(const World& initial, uint64_t max_states = 2'000'000) {
         return result;
       }
       moved = true;
-      std::string key = next.state_key();
-      if (seen.insert(std::move(key)).second) {
+      if (seen.insert(digest(next.state_key())).second) {
         std::vector<uint32_t> trail = node.trail;
         trail.push_back(c);
         stack.push_back(Node{std::move(next), std::move(trail)});
