@@ -1,5 +1,7 @@
 #include "harness/harness.hpp"
 
+#include "gemmscope/shape_parse.hpp"
+
 #include <Eigen/Dense>
 
 #include <cmath>
@@ -134,26 +136,13 @@ CaseResult run_case(const std::string& kernel, const HostProblem& p, const Refer
 }
 
 std::vector<GemmShape> parse_shapes(const std::string& text) {
+  // The parsing itself is CUDA-free (gemmscope/shape_parse.hpp) so the fuzzer reaches it.
   std::vector<GemmShape> shapes;
-  std::stringstream ss(text);
-  std::string item;
-  while (std::getline(ss, item, ',')) {
-    if (item.empty()) continue;
-    int64_t v[3];
-    size_t pos = 0;
-    for (int i = 0; i < 3; ++i) {
-      const size_t end = i < 2 ? item.find('x', pos) : item.size();
-      const std::string part = item.substr(pos, end == std::string::npos ? std::string::npos : end - pos);
-      char* tail = nullptr;
-      const long long x = part.empty() ? -1 : std::strtoll(part.c_str(), &tail, 10);
-      if (end == std::string::npos || part.empty() || *tail != '\0' || x < 1 || x >= (1ll << 31))
-        throw GemmError("shape '" + item + "' must be MxNxK with each size in 1..2^31-1");
-      v[i] = x;
-      pos = end + 1;
-    }
-    shapes.push_back({v[0], v[1], v[2]});
+  try {
+    for (const ParsedShape& s : parse_shape_list(text)) shapes.push_back({s.m, s.n, s.k});
+  } catch (const std::invalid_argument& e) {
+    throw GemmError(e.what());
   }
-  if (shapes.empty()) throw GemmError("no shapes given: expected a list like 4096x4096x4096,512x8192x5376");
   return shapes;
 }
 

@@ -1,0 +1,70 @@
+#pragma once
+// The GEMM shape list of the command line ("4096x4096x4096,512x8192x5376"), parsed
+// without CUDA so that the CPU tests and the libFuzzer target (verify/fuzz/) can
+// reach it. harness::parse_shapes wraps it and turns the sizes into GemmShape.
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace gemmscope {
+
+struct ParsedShape {
+  int64_t m = 0, n = 0, k = 0;
+};
+
+// Each size is 1..2^31-1: the bound validate_problem enforces (TMA's global
+// dimensions are 32-bit, and M*N*2 bytes must stay below 2^63).
+inline constexpr int64_t kMaxShapeDim = (int64_t{1} << 31) - 1;
+
+// Comma-separated MxNxK items, sizes in decimal digits only (no sign, no spaces);
+// empty items are skipped. Throws std::invalid_argument naming the bad item.
+inline std::vector<ParsedShape> parse_shape_list(std::string_view text) {
+  auto refuse = [](std::string_view item) {
+    // Shown as typed, bytes outside printable ASCII as \xHH (a NUL would cut the message).
+    std::string shown;
+    for (const char c : item.substr(0, 64)) {
+      const auto byte = static_cast<unsigned char>(c);
+      if (byte >= 0x20 && byte < 0x7f) {
+        shown += c;
+      } else {
+        static constexpr char kHex[] = "0123456789abcdef";
+        shown += {'\\', 'x', kHex[byte >> 4], kHex[byte & 15]};
+      }
+    }
+    if (item.size() > 64) shown += "...";
+    throw std::invalid_argument("shape '" + shown + "' must be MxNxK with each size in 1..2^31-1");
+  };
+  std::vector<ParsedShape> shapes;
+  size_t begin = 0;
+  while (begin <= text.size()) {
+    size_t end = text.find(',', begin);
+    if (end == std::string_view::npos) end = text.size();
+    const std::string_view item = text.substr(begin, end - begin);
+    begin = end + 1;
+    if (item.empty()) continue;
+    int64_t size[3];
+    size_t pos = 0;
+    for (int i = 0; i < 3; ++i) {
+      const size_t stop = i < 2 ? item.find('x', pos) : item.size();
+      if (stop == std::string_view::npos || stop == pos) refuse(item);
+      int64_t value = 0;
+      for (size_t j = pos; j < stop; ++j) {
+        const char c = item[j];
+        if (c < '0' || c > '9') refuse(item);
+        value = value * 10 + (c - '0');
+        if (value > kMaxShapeDim) refuse(item);  // checked every digit: no overflow
+      }
+      if (value < 1) refuse(item);
+      size[i] = value;
+      pos = stop + 1;
+    }
+    shapes.push_back({size[0], size[1], size[2]});
+  }
+  if (shapes.empty())
+    throw std::invalid_argument("no shapes given: expected a list like 4096x4096x4096,512x8192x5376");
+  return shapes;
+}
+
+}  // namespace gemmscope
