@@ -1,0 +1,264 @@
+// The Hopper ladder's k06-k09 schedules run by the pipeline simulator
+// (verify/sim/sm90_binding.hpp) on the kernels' own pipeline state, schedulers,
+// tile orders and multicast masks: random interleavings of random configurations,
+// exhaustive search of small ones, every injected mutation caught, and tile
+// coverage of the static, dynamic and grouped zig-zag schedules.
+#include <gtest/gtest.h>
+#include <rapidcheck/gtest.h>
+
+#include <algorithm>
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
+
+#if __has_include("common/sm90_scheduler.hpp")
+#include "sim/sm90_binding.hpp"
+
+namespace {
+using namespace gemmscope;
+using model::sim::ExploreResult;
+using model::sim::SimResult;
+using model::sim::Violation;
+using verify::sim::Sm90Kernel;
+using verify::sim::Sm90Mutations;
+using verify::sim::Sm90ScheduleSim;
+using verify::sim::Sm90SimConfig;
+
+const Sm90Kernel kKernels[] = {Sm90Kernel::k06,        Sm90Kernel::k07,        Sm90Kernel::k08_static,
+                               Sm90Kernel::k08_dynamic, Sm90Kernel::k09_static, Sm90Kernel::k09_dynamic};
+
+bool persistent(Sm90Kernel k) { return k != Sm90Kernel::k06 && k != Sm90Kernel::k07; }
+
+// Runs one random schedule with the ring depth the kernel compiles with.
+SimResult run_kernel(const Sm90SimConfig& config, uint64_t seed, size_t* outputs = nullptr) {
+  auto go = [&](auto sim) {
+    const SimResult r = run_random(sim, seed);
+    if (outputs) *outputs = sim.outputs_in_order().size();
+    return r;
+  };
+  return config.kernel == Sm90Kernel::k06 ? go(Sm90ScheduleSim<3>(config)) : go(Sm90ScheduleSim<4>(config));
+}
+
+// 100 cases: a random kernel of k06-k09, grid, K, cluster and worker count, one random
+// interleaving. Every 64 x 64 box of C is stored exactly once.
+RC_GTEST_PROP(SimSm90, RandomSchedulesOfRandomConfigsPass, ()) {
+  Sm90SimConfig c;
+  c.kernel = *rc::gen::element(Sm90Kernel::k06, Sm90Kernel::k07, Sm90Kernel::k08_static, Sm90Kernel::k08_dynamic,
+                               Sm90Kernel::k09_static, Sm90Kernel::k09_dynamic);
+  c.units_m = *rc::gen::inRange<uint32_t>(1, 4);
+  c.units_n = *rc::gen::inRange<uint32_t>(1, 4);
+  c.k_blocks = *rc::gen::inRange<uint32_t>(1, 7);
+  c.cluster_m = persistent(c.kernel) ? *rc::gen::inRange<uint32_t>(1, 3) : 2;
+  c.workers = *rc::gen::inRange<uint32_t>(1, 5);
+  c.group = *rc::gen::inRange<uint32_t>(1, 4);
+  size_t outputs = 0;
+  const SimResult r = run_kernel(c, *rc::gen::arbitrary<uint64_t>(), &outputs);
+  RC_ASSERT(r.ok());
+  RC_ASSERT(outputs == size_t{8} * c.units_m * c.cluster_m * c.units_n);
+}
+
+// Exhaustive: every interleaving of a 2-stage ring, one persistent 1 x 1 cluster,
+// two work tiles, one k-block (about 16,000 states each).
+TEST(SimSm90, ExhaustiveSmallConfigsPass) {
+  for (Sm90Kernel kernel :
+       {Sm90Kernel::k08_static, Sm90Kernel::k08_dynamic, Sm90Kernel::k09_static, Sm90Kernel::k09_dynamic}) {
+    Sm90SimConfig c;
+    c.kernel = kernel;
+    c.units_m = 1;
+    c.units_n = 2;
+    c.k_blocks = 1;
+    c.cluster_m = 1;
+    c.workers = 1;
+    const ExploreResult r = explore(Sm90ScheduleSim<2>(c), 100'000);
+    EXPECT_TRUE(r.ok()) << to_string(kernel) << ": " << r.message;
+    EXPECT_TRUE(r.complete) << to_string(kernel) << ": " << r.states << " states";
+    EXPECT_EQ(r.terminal_states, 1u) << to_string(kernel);
+    std::printf("exhaustive %s (2 stages, 2 work tiles, 1 k-block, cluster 1x1): %llu states\n", to_string(kernel),
+                static_cast<unsigned long long>(r.states));
+  }
+}
+
+// k06/k07 run 2 x 1 clusters (6 roles, 16 TMA stores that finish in per-consumer
+// order): over 400,000 states even for one k-block, so the search is bounded.
+TEST(SimSm90, BoundedExhaustiveSearchOfTwoCtaClustersFindsNoViolation) {
+  for (Sm90Kernel kernel : {Sm90Kernel::k06, Sm90Kernel::k07}) {
+    Sm90SimConfig c;
+    c.kernel = kernel;
+    c.units_m = 1;
+    c.units_n = 1;
+    c.k_blocks = 2;
+    c.cluster_m = 2;
+    const ExploreResult r = explore(Sm90ScheduleSim<2>(c), 15'000);
+    EXPECT_TRUE(r.ok()) << to_string(kernel) << ": " << r.message;
+    std::printf("bounded exhaustive %s (2 stages, 1 work tile, 2 k-blocks, cluster 2x1): %llu states, complete=%d\n",
+                to_string(kernel), static_cast<unsigned long long>(r.states), r.complete ? 1 : 0);
+  }
+}
+
+struct Mutation {
+  const char* name;
+  void (*apply)(Sm90Mutations&);
+  std::set<Violation> accepted;
+  bool persistent_only;
+};
+const Mutation kMutations[] = {
+    {"producer wrong initial phase", [](Sm90Mutations& m) { m.producer_wrong_initial_phase = true; },
+     {Violation::deadlock}, false},
+    {"consumer wrong initial phase", [](Sm90Mutations& m) { m.consumer_wrong_initial_phase = true; },
+     {Violation::read_before_written}, false},
+    {"consumer misses a release", [](Sm90Mutations& m) { m.consumer_missing_release = true; },
+     {Violation::deadlock, Violation::unfinished_barrier}, false},
+    {"producer stage off by one", [](Sm90Mutations& m) { m.producer_stage_off_by_one = true; },
+     {Violation::read_before_written, Violation::wrong_data, Violation::overwrite_before_drained}, false},
+    {"scheduler skips a tile", [](Sm90Mutations& m) { m.scheduler_skips_tile = true; },
+     {Violation::missing_output, Violation::duplicate_output, Violation::wrong_data}, true},
+    {"scheduler repeats a tile", [](Sm90Mutations& m) { m.scheduler_repeats_tile = true; },
+     {Violation::duplicate_output}, true},
+};
+
+// Random schedules: 20 seeds per mutation and kernel; 1 x 4 work tiles, 3 k-blocks,
+// 2 workers (persistent kernels), cluster 2 x 1.
+TEST(SimSm90, EveryMutationIsCaughtByRandomSchedules) {
+  for (Sm90Kernel kernel : kKernels)
+    for (const Mutation& m : kMutations) {
+      if (m.persistent_only && !persistent(kernel)) continue;
+      for (uint64_t seed = 0; seed < 20; ++seed) {
+        Sm90SimConfig c;
+        c.kernel = kernel;
+        c.units_m = 1;
+        c.units_n = 4;
+        c.k_blocks = 3;
+        c.workers = 2;
+        m.apply(c.mutations);
+        const SimResult r = run_kernel(c, seed);
+        EXPECT_TRUE(m.accepted.count(r.violation))
+            << to_string(kernel) << ", " << m.name << ", seed " << seed << ": " << to_string(r.violation) << " "
+            << r.message;
+      }
+    }
+}
+
+// The staging double buffer (k07+): waiting for two pending stores instead of one
+// lets stmatrix overwrite a buffer a store still reads. Depth-first search finds it.
+TEST(SimSm90, StagingWaitOffByOneIsCaught) {
+  for (Sm90Kernel kernel : {Sm90Kernel::k07, Sm90Kernel::k08_static, Sm90Kernel::k09_dynamic}) {
+    Sm90SimConfig c;
+    c.kernel = kernel;
+    c.units_m = 1;
+    c.units_n = 1;
+    c.k_blocks = 1;
+    c.cluster_m = 2;
+    c.mutations.staging_wait_off_by_one = true;
+    const ExploreResult r = explore(Sm90ScheduleSim<2>(c), 400'000);
+    EXPECT_EQ(r.violation, Violation::overwrite_before_drained) << to_string(kernel) << ": " << r.message;
+  }
+}
+
+TEST(SimSm90, EveryMutationIsCaughtByDepthFirstSearch) {
+  for (const Mutation& m : kMutations) {
+    Sm90SimConfig c;
+    c.kernel = Sm90Kernel::k08_dynamic;
+    c.units_m = 1;
+    c.units_n = 3;
+    c.k_blocks = 1;
+    c.cluster_m = 1;
+    c.workers = 1;
+    m.apply(c.mutations);
+    const ExploreResult r = explore(Sm90ScheduleSim<2>(c), 400'000);
+    EXPECT_TRUE(m.accepted.count(r.violation)) << m.name << ": " << to_string(r.violation) << " " << r.message;
+  }
+}
+
+// ---- Tile coverage of the schedulers (item: static, dynamic, block-swizzled) ------------------
+
+// 100 cases: the static schedule's workers together take every index of a random
+// grid once.
+RC_GTEST_PROP(SimSm90Schedulers, StaticScheduleCoversEveryIndexOnce, ()) {
+  const sm90::WorkGrid g{*rc::gen::inRange<uint32_t>(1, 30), *rc::gen::inRange<uint32_t>(1, 30)};
+  const uint32_t workers = *rc::gen::inRange<uint32_t>(1, 140);
+  std::vector<int> seen(g.total(), 0);
+  for (uint32_t w = 0; w < workers; ++w)
+    for (auto s = sm90::StaticSchedule::first(w, workers); s.valid(g); s = s.next()) ++seen[s.linear];
+  RC_ASSERT(std::all_of(seen.begin(), seen.end(), [](int n) { return n == 1; }));
+}
+
+// 100 cases: the dynamic schedule under a random race for the counter: each step a
+// random worker that is not done claims (atomicAdd) and moves on; every index is
+// taken exactly once.
+RC_GTEST_PROP(SimSm90Schedulers, DynamicScheduleCoversEveryIndexOnceUnderRandomRaces, ()) {
+  const sm90::WorkGrid g{*rc::gen::inRange<uint32_t>(1, 30), *rc::gen::inRange<uint32_t>(1, 30)};
+  const uint32_t workers = *rc::gen::inRange<uint32_t>(1, 140);
+  const sm90::DynamicSchedule dyn{workers};
+  std::vector<uint32_t> current(workers);
+  std::vector<int> seen(g.total(), 0);
+  std::vector<uint32_t> active;
+  for (uint32_t w = 0; w < workers; ++w) {
+    current[w] = dyn.first(w);
+    if (current[w] < g.total()) active.push_back(w);
+  }
+  uint32_t counter = 0;
+  while (!active.empty()) {
+    const size_t pick = *rc::gen::inRange<size_t>(0, active.size());
+    const uint32_t w = active[pick];
+    ++seen[current[w]];
+    current[w] = dyn.after_claim(counter++);
+    if (current[w] >= g.total()) active.erase(active.begin() + static_cast<std::ptrdiff_t>(pick));
+  }
+  RC_ASSERT(std::all_of(seen.begin(), seen.end(), [](int n) { return n == 1; }));
+}
+
+// 100 cases: both tile orders are bijections from [0, total) onto the grid; in the
+// zig-zag order consecutive indices stay neighbours (|dm| + |dn| <= group), which is
+// the point of the block swizzle.
+RC_GTEST_PROP(SimSm90Schedulers, TileOrdersAreBijectionsOntoTheGrid, ()) {
+  const sm90::WorkGrid g{*rc::gen::inRange<uint32_t>(1, 40), *rc::gen::inRange<uint32_t>(1, 40)};
+  const uint32_t group = *rc::gen::inRange<uint32_t>(1, 12);
+  for (auto order : {sm90::TileOrder::AlongM, sm90::TileOrder::GroupedZigzag}) {
+    std::set<std::pair<uint32_t, uint32_t>> seen;
+    for (uint32_t i = 0; i < g.total(); ++i) {
+      const sm90::WorkCoord w = sm90::work_coord(g, i, order, group);
+      RC_ASSERT(w.m < g.units_m);
+      RC_ASSERT(w.n < g.units_n);
+      RC_ASSERT(seen.insert({w.m, w.n}).second);
+    }
+  }
+  for (uint32_t i = 1; i < g.total(); ++i) {
+    const auto a = sm90::order_grouped_zigzag(g, i - 1, group), b = sm90::order_grouped_zigzag(g, i, group);
+    const uint32_t dm = a.m > b.m ? a.m - b.m : b.m - a.m, dn = a.n > b.n ? a.n - b.n : b.n - a.n;
+    RC_ASSERT(dm + dn <= group);
+  }
+}
+
+// 100 cases: in the simulator, a persistent kernel's workers racing through a random
+// grid (dynamic or static, either order) store every box of C once.
+RC_GTEST_PROP(SimSm90Schedulers, PersistentKernelsCoverRandomGridsInTheSimulator, ()) {
+  Sm90SimConfig c;
+  c.kernel = *rc::gen::element(Sm90Kernel::k08_static, Sm90Kernel::k08_dynamic, Sm90Kernel::k09_static,
+                               Sm90Kernel::k09_dynamic);
+  c.units_m = *rc::gen::inRange<uint32_t>(1, 6);
+  c.units_n = *rc::gen::inRange<uint32_t>(1, 6);
+  c.k_blocks = 1;
+  c.cluster_m = *rc::gen::inRange<uint32_t>(1, 3);
+  c.workers = *rc::gen::inRange<uint32_t>(1, 7);
+  c.group = *rc::gen::inRange<uint32_t>(1, 5);
+  size_t outputs = 0;
+  RC_ASSERT(run_kernel(c, *rc::gen::arbitrary<uint64_t>(), &outputs).ok());
+  RC_ASSERT(outputs == size_t{8} * c.units_m * c.cluster_m * c.units_n);
+}
+
+TEST(SimSm90, BadConfigIsRefused) {
+  Sm90SimConfig c;
+  c.cluster_m = 3;
+  EXPECT_THROW(Sm90ScheduleSim<4>{c}, model::ModelError);
+  c = {};
+  c.kernel = Sm90Kernel::k06;
+  c.cluster_m = 1;
+  EXPECT_THROW(Sm90ScheduleSim<3>{c}, model::ModelError);
+}
+
+}  // namespace
+
+#else
+TEST(SimSm90, SkippedWithoutKernels) { GTEST_SKIP() << "built without the kernels' headers (GEMMSCOPE_BUILD_KERNELS=OFF)"; }
+#endif

@@ -1,0 +1,473 @@
+#pragma once
+// The Hopper ladder's warp-specialized kernels k06-k09 (kernels/sm90/k06_*.cu ..
+// k09_*.cu) bound to the pipeline-simulation engine. The roles follow the kernels'
+// producer and consumer branches action by action and call the shared
+// __host__ __device__ code for every decision: PipelineState (stage, phase,
+// empty_parity), StaticSchedule / DynamicSchedule, order_along_m /
+// order_grouped_zigzag, multicast_mask_b / multicast_peers / multicast_peer_count,
+// slice_b. The kernels' constants (kBM = 128, kBN = 256, kBK = 64, two consumer
+// warpgroups, 64-column store boxes, two staging buffers from k07 on, two schedule
+// slots in k08/k09) sit in the .cu files, which need CUDA: they are restated here.
+//
+// Hardware added by the binding: TMA loads that land later (complete_tx on the
+// full barrier of each destination CTA), TMA stores whose shared-memory reads end
+// later and in issue order (cp.async.bulk.wait_group.read), the global atomic work
+// counter of the dynamic schedule. Oracle, written plainly: which rows and K columns
+// each stage part must hold, and the 64 x 64 boxes of C each consumer stores.
+#include <algorithm>
+#include <cstdint>
+#include <deque>
+#include <string>
+#include <vector>
+
+#include "common/sm90_cluster.hpp"
+#include "common/sm90_pipeline.hpp"
+#include "common/sm90_scheduler.hpp"
+#include "gemmscope/model/error.hpp"
+#include "gemmscope/model/pipeline_sim.hpp"
+
+namespace gemmscope::verify::sim {
+
+enum class Sm90Kernel { k06, k07, k08_static, k08_dynamic, k09_static, k09_dynamic };
+inline const char* to_string(Sm90Kernel k) {
+  switch (k) {
+    case Sm90Kernel::k06: return "k06";
+    case Sm90Kernel::k07: return "k07";
+    case Sm90Kernel::k08_static: return "k08-static";
+    case Sm90Kernel::k08_dynamic: return "k08-dynamic";
+    case Sm90Kernel::k09_static: return "k09-static";
+    case Sm90Kernel::k09_dynamic: return "k09-dynamic";
+  }
+  return "?";
+}
+// The ring depth each kernel compiles with.
+inline constexpr uint32_t sm90_kernel_stages(Sm90Kernel k) { return k == Sm90Kernel::k06 ? 3 : 4; }
+
+struct Sm90Mutations {
+  bool producer_wrong_initial_phase = false;  // producer's ring counter starts one lap late
+  bool consumer_wrong_initial_phase = false;  // consumers' ring counter starts one lap late
+  bool consumer_missing_release = false;      // consumer 1 of rank 0 skips the last release of its first tile
+  bool producer_stage_off_by_one = false;     // TMA writes stage + 1 (barriers of stage)
+  bool staging_wait_off_by_one = false;       // wait_group.read<2> where <1> is needed (k07+)
+  bool scheduler_skips_tile = false;          // the first "next" work index is one too far
+  bool scheduler_repeats_tile = false;        // the first "next" work index repeats the current one
+};
+
+struct Sm90SimConfig {
+  Sm90Kernel kernel = Sm90Kernel::k08_dynamic;
+  uint32_t units_m = 1, units_n = 2;  // work tiles (cluster.m x 1 CTA tiles of 128 x 256)
+  uint32_t k_blocks = 2;
+  uint32_t cluster_m = 2;             // CTAs along M (k06/k07: 2)
+  uint32_t workers = 1;               // persistent clusters (k08/k09); k06/k07 launch one per work tile
+  uint32_t group = 2;                 // k09: work-tile rows per band
+  Sm90Mutations mutations;
+};
+
+template <uint32_t Stages>
+class Sm90ScheduleSim : public model::sim::PipelineSim {
+  using Pipe = sm90::PipelineState<Stages>;
+  using SchedulePipe = sm90::PipelineState<2>;
+  static constexpr uint32_t kBM = 128, kBN = 256, kBK = 64, kConsumers = 2, kConsumerRows = 64;
+  static constexpr uint32_t kStoreCols = 64, kBoxes = kBN / kStoreCols;
+  static constexpr uint32_t kStageBytes = (kBM + kBN) * kBK * 2;
+  static constexpr uint32_t kThreadsPerConsumer = 128;
+  static constexpr uint32_t kStoreDone = 1;  // custom async effect
+
+ public:
+  explicit Sm90ScheduleSim(Sm90SimConfig config) : config_(config) {
+    using model::require;
+    require(config.units_m >= 1 && config.units_m <= 64, "units_m", config.units_m, "must be in 1..64");
+    require(config.units_n >= 1 && config.units_n <= 64, "units_n", config.units_n, "must be in 1..64");
+    require(config.k_blocks >= 1 && config.k_blocks <= 256, "k_blocks", config.k_blocks, "must be in 1..256");
+    require(config.cluster_m == 1 || config.cluster_m == 2, "cluster_m", config.cluster_m, "must be 1 or 2");
+    require(!(!persistent() && config.cluster_m != 2), "cluster_m", config.cluster_m, "must be 2 for k06/k07");
+    require(config.workers >= 1 && config.workers <= 16, "workers", config.workers, "must be in 1..16");
+    require(config.group >= 1 && config.group <= 64, "group", config.group, "must be in 1..64");
+    cluster_ = sm90::ClusterShape{config.cluster_m, 1};
+    grid_ = sm90::WorkGrid{config.units_m, config.units_n};
+    clusters_ = persistent() ? config.workers : grid_.total();
+    for (uint32_t c = 0; c < clusters_; ++c) build_cluster(c);
+    // Every 64 x 64 box of C of every CTA tile, from the grid alone.
+    for (uint32_t m = 0; m < grid_.units_m * cluster_.m; ++m)
+      for (uint32_t n = 0; n < grid_.units_n; ++n)
+        for (uint32_t row = 0; row < kBM; row += kConsumerRows)
+          for (uint32_t col = 0; col < kBN; col += kStoreCols) expect_output(box_key(m * kBM + row, n * kBN + col));
+  }
+
+  uint32_t role_count() const override { return static_cast<uint32_t>(roles_.size()); }
+  std::string role_name(uint32_t i) const override {
+    const Role& r = roles_[i];
+    const std::string where =
+        (clusters_ > 1 ? "cl" + std::to_string(r.cluster) + " " : "") + "cta" + std::to_string(r.rank);
+    return where + (r.consumer < 0 ? " producer" : " consumer " + std::to_string(r.consumer));
+  }
+  bool role_done(uint32_t i) const override { return roles_[i].pc == kDone; }
+  std::string role_state_key() const override {
+    std::string key;
+    for (const Role& r : roles_)
+      key += std::to_string(r.pc) + "," + std::to_string(r.pipe.count) + "," + std::to_string(r.slots.count) + "," +
+             std::to_string(r.tile) + "," + std::to_string(r.next) + "," + std::to_string(r.statik.linear) + "," +
+             std::to_string(r.kb) + "," + std::to_string(r.previous) + "," + std::to_string(r.box) + "," +
+             std::to_string(r.received) + "," + std::to_string(r.tiles_done) + ";";
+    key += "ctr" + std::to_string(counter_) + ";";
+    for (uint32_t v : schedule_value_) key += std::to_string(v) + ",";
+    for (uint32_t v : published_) key += std::to_string(v) + ",";
+    for (const auto& q : store_keys_) key += std::to_string(q.size()) + ",";
+    return key;
+  }
+  bool step_role(uint32_t i) override {
+    Role& r = roles_[i];
+    return r.consumer < 0 ? step_producer(r) : step_consumer(r);
+  }
+  void fire_custom(const model::sim::AsyncEffect& e) override {
+    if (e.target != kStoreDone) throw model::ModelError("unknown custom effect " + std::to_string(e.target));
+    auto& q = store_keys_.at(e.amount);
+    record_output(q.front());
+    q.pop_front();
+  }
+
+ private:
+  enum : uint32_t { kNextTile = 0, kPublish, kReceive, kLoadOrWait, kWaitFull, kFinalRelease, kEpilogue, kDrainStores, kDone };
+  struct Role {
+    uint32_t cluster = 0, rank = 0;
+    int consumer = -1;  // -1: the producer
+    uint32_t pc = kNextTile;
+    Pipe pipe{};
+    SchedulePipe slots{};
+    sm90::StaticSchedule statik{};
+    uint32_t tile = 0, next = 0, kb = 0, previous = 0, box = 0, received = 0, tiles_done = 0;
+    bool started = false;
+  };
+
+  bool persistent() const { return config_.kernel != Sm90Kernel::k06 && config_.kernel != Sm90Kernel::k07; }
+  bool dynamic() const {
+    return config_.kernel == Sm90Kernel::k08_dynamic || config_.kernel == Sm90Kernel::k09_dynamic;
+  }
+  bool double_buffered_staging() const { return config_.kernel != Sm90Kernel::k06; }
+  sm90::WorkCoord coord_of(uint32_t tile) const {
+    const bool zigzag = config_.kernel == Sm90Kernel::k09_static || config_.kernel == Sm90Kernel::k09_dynamic;
+    return zigzag ? sm90::order_grouped_zigzag(grid_, tile, config_.group) : sm90::order_along_m(grid_, tile);
+  }
+  uint32_t cta_index(uint32_t c, uint32_t r) const { return c * cluster_.size() + r; }
+  uint32_t consumer_index(const Role& r) const {
+    return cta_index(r.cluster, r.rank) * kConsumers + static_cast<uint32_t>(r.consumer);
+  }
+  uint32_t parts() const { return 1 + cluster_.m; }  // A, then cluster.m slices of B
+  uint32_t full(uint32_t c, uint32_t r, uint32_t s) const { return full_[cta_index(c, r) * Stages + s]; }
+  uint32_t empty(uint32_t c, uint32_t r, uint32_t s) const { return empty_[cta_index(c, r) * Stages + s]; }
+  uint32_t stage_buffer(uint32_t c, uint32_t r, uint32_t s, uint32_t part) const {
+    return stage_buffers_[(cta_index(c, r) * Stages + s) * parts() + part];
+  }
+  uint32_t staging_buffer(const Role& r, uint32_t b) const { return staging_buffers_[consumer_index(r) * kBoxes + b]; }
+  uint32_t schedule_full(uint32_t c, uint32_t r, uint32_t s) const { return schedule_full_[cta_index(c, r) * 2 + s]; }
+  uint32_t schedule_empty(uint32_t c, uint32_t s) const { return schedule_empty_[c * 2 + s]; }
+  uint32_t schedule_buffer(uint32_t c, uint32_t r, uint32_t s) const { return schedule_buffers_[cta_index(c, r) * 2 + s]; }
+
+  void build_cluster(uint32_t c) {
+    const std::string cl = clusters_ > 1 ? "cl" + std::to_string(c) + " " : "";
+    // Readers of each broadcast index (k08/k09 dynamic): the other CTAs' producers
+    // and every consumer thread, as the kernel counts them.
+    const uint32_t schedule_readers = (cluster_.m - 1) + cluster_.m * kConsumers * kThreadsPerConsumer;
+    for (uint32_t r = 0; r < cluster_.size(); ++r) {
+      const std::string cta = cl + "cta" + std::to_string(r) + " ";
+      for (uint32_t s = 0; s < Stages; ++s) {
+        full_.push_back(add_barrier(cta + "full[" + std::to_string(s) + "]", 1));
+        empty_.push_back(add_barrier(cta + "empty[" + std::to_string(s) + "]",
+                                     kConsumers * sm90::multicast_peer_count(cluster_)));
+        stage_buffers_.push_back(add_buffer(cta + "stage " + std::to_string(s) + " A", kConsumers));
+        for (uint32_t i = 0; i < cluster_.m; ++i)
+          stage_buffers_.push_back(
+              add_buffer(cta + "stage " + std::to_string(s) + " B slice " + std::to_string(i), kConsumers));
+      }
+      for (uint32_t k = 0; k < kConsumers; ++k) {
+        for (uint32_t b = 0; b < kBoxes; ++b)
+          staging_buffers_.push_back(add_buffer(
+              cta + "consumer " + std::to_string(k) + " staging " + std::to_string(b), 1));
+        store_keys_.emplace_back();
+      }
+      for (uint32_t s = 0; s < 2; ++s) {
+        schedule_full_.push_back(add_barrier(cta + "schedule_full[" + std::to_string(s) + "]", 1));
+        schedule_buffers_.push_back(
+            add_buffer(cta + "schedule_tile[" + std::to_string(s) + "]", kConsumers + (r == 0 ? 0 : 1)));
+        schedule_value_.push_back(0);
+      }
+    }
+    for (uint32_t s = 0; s < 2; ++s)
+      schedule_empty_.push_back(add_barrier(cl + "cta0 schedule_empty[" + std::to_string(s) + "]", schedule_readers));
+    published_.push_back(0);
+    for (uint32_t r = 0; r < cluster_.size(); ++r) {
+      for (int k = -1; k < static_cast<int>(kConsumers); ++k) {
+        Role role;
+        role.cluster = c;
+        role.rank = r;
+        role.consumer = k;
+        const bool wrong = k < 0 ? config_.mutations.producer_wrong_initial_phase
+                                 : config_.mutations.consumer_wrong_initial_phase;
+        if (wrong) role.pipe = role.pipe.advance(Stages);  // one lap: the other parity
+        role.statik = sm90::StaticSchedule::first(c, clusters_);
+        roles_.push_back(role);
+      }
+    }
+  }
+
+  // ---- Oracle ------------------------------------------------------------------------------
+  static std::string box_tag(char operand, uint32_t k_elem, uint32_t row, uint32_t rows) {
+    return std::string(1, operand) + " k" + std::to_string(k_elem) + " rows " + std::to_string(row) + "+" +
+           std::to_string(rows);
+  }
+  // CTA `rank` of a cluster at work tile (m, n) computes C rows (m cluster.m + rank)
+  // * 128 .. +127, columns n * 256 .. +255: A holds those rows, B those columns (as
+  // rows of B), cut into cluster.m equal slices.
+  std::string expected_part(uint32_t rank, sm90::WorkCoord w, uint32_t part, uint32_t kb) const {
+    const uint32_t k_elem = kb * kBK;
+    if (part == 0) return box_tag('A', k_elem, (w.m * cluster_.m + rank) * kBM, kBM);
+    const uint32_t slice_rows = kBN / cluster_.m;
+    return box_tag('B', k_elem, w.n * kBN + (part - 1) * slice_rows, slice_rows);
+  }
+  static std::string box_key(uint32_t row, uint32_t col) {
+    return "C rows " + std::to_string(row) + "+64 cols " + std::to_string(col) + "+64";
+  }
+
+  // ---- Work sequence ---------------------------------------------------------------------------
+  // The static schedule's next index, with the scheduler mutations.
+  uint32_t static_next(Role& r) {
+    const uint32_t current = r.statik.linear;
+    r.statik = r.statik.next();
+    if (r.tiles_done == 0 && config_.mutations.scheduler_skips_tile) r.statik.linear += 1;
+    if (r.tiles_done == 0 && config_.mutations.scheduler_repeats_tile) r.statik.linear = current;
+    return r.statik.linear;
+  }
+  uint32_t claim() {
+    const sm90::DynamicSchedule dyn{clusters_};
+    uint32_t next = dyn.after_claim(counter_++);  // atomicAdd(counter, 1)
+    if (counter_ == 1 && config_.mutations.scheduler_skips_tile) next += 1;
+    if (counter_ == 1 && config_.mutations.scheduler_repeats_tile) next = dyn.first(0);
+    return next;
+  }
+
+  // ---- Producer --------------------------------------------------------------------------------
+  bool step_producer(Role& r) {
+    const uint32_t c = r.cluster, rank = r.rank;
+    switch (r.pc) {
+      case kNextTile: {
+        if (!r.started) {
+          r.started = true;
+          r.tile = persistent() ? (dynamic() ? sm90::DynamicSchedule{clusters_}.first(c) : r.statik.linear) : c;
+        } else if (!persistent()) {
+          r.pc = kDone;
+          mark("exit");
+          return true;
+        } else {
+          r.tile = r.next;
+        }
+        if (dynamic()) {
+          r.pc = rank == 0 ? kPublish : kReceive;
+          return step_producer(r);
+        }
+        return start_tile(r);
+      }
+      case kPublish: {  // rank 0: broadcast this index (or the end) to every CTA of the cluster
+        const uint32_t slot = r.slots.stage();
+        if (!try_wait(schedule_empty(c, slot), r.slots.empty_parity())) return false;
+        for (uint32_t dest = 0; dest < cluster_.size(); ++dest) {
+          begin_write(schedule_buffer(c, dest, slot), "index " + std::to_string(published_[c]));
+          finish_write(schedule_buffer(c, dest, slot));
+          schedule_value_[cta_index(c, dest) * 2 + slot] = r.tile;
+          arrive(schedule_full(c, dest, slot));
+        }
+        ++published_[c];
+        r.slots = r.slots.advance();
+        mark("publish work " + std::to_string(r.tile));
+        return start_tile(r);
+      }
+      case kReceive:
+        if (!receive(r)) return false;
+        mark("receive work " + std::to_string(r.tile));
+        return start_tile(r);
+      case kLoadOrWait: {
+        const uint32_t st = r.pipe.stage();
+        if (!try_wait(empty(c, rank, st), r.pipe.empty_parity())) return false;
+        const uint32_t write_st = config_.mutations.producer_stage_off_by_one ? (st + 1) % Stages : st;
+        const sm90::WorkCoord w = coord_of(r.tile);
+        const uint32_t m0 = (w.m * cluster_.m + rank) * kBM, n0 = w.n * kBN;
+        arrive_expect_tx(full(c, rank, st), kStageBytes);
+        // A: this CTA's own rows.
+        const std::string a_tag = box_tag('A', r.kb * kBK, m0, kBM);
+        begin_write(stage_buffer(c, rank, write_st, 0), a_tag);
+        post(model::sim::AsyncOp{"TMA " + a_tag,
+                                 "TMA",
+                                 -1,
+                                 static_cast<int>(write_st),
+                                 {{model::sim::AsyncEffect::Kind::finish_write, stage_buffer(c, rank, write_st, 0), 1},
+                                  {model::sim::AsyncEffect::Kind::complete_tx, full(c, rank, st), kBM * kBK * 2}}});
+        // B: this CTA's slice, multicast to the CTAs that share the B tile.
+        const sm90::TileSlice sb = sm90::slice_b(cluster_, rank, kBN);
+        const uint16_t mask_b = sm90::multicast_mask_b(cluster_, rank);
+        const std::string b_tag = box_tag('B', r.kb * kBK, n0 + sb.row0, sb.rows);
+        const uint32_t part = 1 + sb.row0 / sb.rows;
+        model::sim::AsyncOp op{"TMA " + b_tag + " multicast", "TMA", -1, static_cast<int>(write_st), {}};
+        for (uint32_t dest = 0; dest < cluster_.size(); ++dest) {
+          if (!(mask_b >> dest & 1u)) continue;
+          begin_write(stage_buffer(c, dest, write_st, part), b_tag);
+          op.effects.push_back({model::sim::AsyncEffect::Kind::finish_write, stage_buffer(c, dest, write_st, part), 1});
+          op.effects.push_back({model::sim::AsyncEffect::Kind::complete_tx, full(c, dest, st), sb.rows * kBK * 2});
+        }
+        post(std::move(op));
+        mark("load k-block " + std::to_string(r.kb) + " of work " + std::to_string(r.tile) + " into stage " +
+                 std::to_string(write_st),
+             static_cast<int>(st));
+        r.pipe = r.pipe.advance();
+        if (++r.kb == config_.k_blocks) {
+          ++r.tiles_done;
+          r.pc = kNextTile;
+        }
+        return true;
+      }
+    }
+    throw model::ModelError("producer in an unknown state");
+  }
+  // After the index is known: stop at the end, else (rank 0, dynamic) claim the next.
+  bool start_tile(Role& r) {
+    if (r.tile >= grid_.total()) {
+      r.pc = kDone;
+      mark("exit");
+      return true;
+    }
+    if (persistent()) {
+      if (dynamic()) {
+        if (r.rank == 0) r.next = claim();
+      } else {
+        r.next = static_next(r);
+      }
+    }
+    r.kb = 0;
+    r.pc = kLoadOrWait;
+    return true;
+  }
+  // The dynamic schedule's reader: wait for the next broadcast index, read it, release
+  // the slot in rank 0 (one arrival per reading thread).
+  bool receive(Role& r) {
+    const uint32_t c = r.cluster, slot = r.slots.stage();
+    if (!try_wait(schedule_full(c, r.rank, slot), r.slots.phase())) return false;
+    const uint32_t buf = schedule_buffer(c, r.rank, slot);
+    read(buf, "index " + std::to_string(r.received));
+    release_read(buf);
+    r.tile = schedule_value_[cta_index(c, r.rank) * 2 + slot];
+    arrive(schedule_empty(c, slot), r.consumer < 0 ? 1 : kThreadsPerConsumer);
+    r.slots = r.slots.advance();
+    ++r.received;
+    return true;
+  }
+
+  // ---- Consumer --------------------------------------------------------------------------------
+  void release(Role& r, uint32_t st) {
+    // The wgmma that read stage st has completed (wait_group): its reads end here.
+    for (uint32_t part = 0; part < parts(); ++part) release_read(stage_buffer(r.cluster, r.rank, st, part));
+    const bool skip = config_.mutations.consumer_missing_release && r.rank == 0 && r.consumer == 1 &&
+                      r.pc == kFinalRelease && r.tiles_done == 0;
+    const uint16_t peers = sm90::multicast_peers(cluster_, r.rank);
+    for (uint32_t dest = 0; dest < cluster_.size(); ++dest)
+      if ((peers >> dest & 1u) && !skip) arrive(empty(r.cluster, dest, st));
+  }
+  uint32_t stores_in_flight(const Role& r) const {
+    return static_cast<uint32_t>(store_keys_[consumer_index(r)].size());
+  }
+
+  bool step_consumer(Role& r) {
+    const uint32_t c = r.cluster, rank = r.rank;
+    switch (r.pc) {
+      case kNextTile: {
+        if (persistent()) {
+          if (dynamic()) {
+            if (!receive(r)) return false;
+          } else {
+            r.tile = r.statik.linear;
+            static_next(r);
+          }
+        } else {
+          r.tile = r.tiles_done == 0 ? c : grid_.total();
+        }
+        if (r.tile >= grid_.total()) {
+          r.pc = kDrainStores;
+          mark("no more work");
+          return true;
+        }
+        r.kb = 0;
+        r.pc = kWaitFull;
+        mark("start work " + std::to_string(r.tile));
+        return true;
+      }
+      case kWaitFull: {
+        const uint32_t st = r.pipe.stage();
+        if (!try_wait(full(c, rank, st), r.pipe.phase())) return false;
+        const sm90::WorkCoord w = coord_of(r.tile);
+        for (uint32_t part = 0; part < parts(); ++part)
+          read(stage_buffer(c, rank, st, part), expected_part(rank, w, part, r.kb));
+        // wgmma_wait_group<1>: the previous stage's wgmma is done; hand its stage back.
+        if (r.kb > 0) release(r, r.previous);
+        mark("wgmma k-block " + std::to_string(r.kb) + " from stage " + std::to_string(st), static_cast<int>(st));
+        r.previous = st;
+        r.pipe = r.pipe.advance();
+        if (++r.kb == config_.k_blocks) r.pc = kFinalRelease;
+        return true;
+      }
+      case kFinalRelease:
+        release(r, r.previous);  // wgmma_wait_group<0>
+        mark("release stage " + std::to_string(r.previous), static_cast<int>(r.previous));
+        r.box = 0;
+        r.pc = kEpilogue;
+        return true;
+      case kEpilogue: {
+        // k06: stmatrix into the whole-tile staging, then every box's store; k07+: one
+        // box at a time into buffer box % 2, after wait_group.read<1>.
+        const sm90::WorkCoord w = coord_of(r.tile);
+        const uint32_t row = (w.m * cluster_.m + rank) * kBM + static_cast<uint32_t>(r.consumer) * kConsumerRows;
+        const uint32_t first_box = r.box, boxes = double_buffered_staging() ? 1 : kBoxes;
+        if (double_buffered_staging()) {
+          const uint32_t allowed = config_.mutations.staging_wait_off_by_one ? 2 : 1;
+          if (stores_in_flight(r) > allowed) return false;  // cp.async.bulk.wait_group.read<allowed>
+        }
+        for (uint32_t box = first_box; box < first_box + boxes; ++box) {
+          const uint32_t buffer = double_buffered_staging() ? box % 2 : box;
+          const std::string key = box_key(row, w.n * kBN + box * kStoreCols);
+          begin_write(staging_buffer(r, buffer), key);
+          finish_write(staging_buffer(r, buffer));
+          read(staging_buffer(r, buffer), key);  // the TMA store reads the staging buffer
+          store_keys_[consumer_index(r)].push_back(key);
+          post(model::sim::AsyncOp{"store " + key,
+                                   "TMA store",
+                                   static_cast<int>(consumer_index(r)),
+                                   -1,
+                                   {{model::sim::AsyncEffect::Kind::release_read, staging_buffer(r, buffer), 1},
+                                    {model::sim::AsyncEffect::Kind::custom, kStoreDone, consumer_index(r)}}});
+        }
+        mark("epilogue box " + std::to_string(first_box) + (boxes > 1 ? "-" + std::to_string(kBoxes - 1) : ""));
+        r.box += boxes;
+        if (r.box == kBoxes) {
+          ++r.tiles_done;
+          r.pc = persistent() ? kNextTile : kDrainStores;
+          if (!persistent()) r.tile = grid_.total();
+        }
+        return true;
+      }
+      case kDrainStores:
+        if (stores_in_flight(r) > 0) return false;  // cp.async.bulk.wait_group.read<0>
+        r.pc = kDone;
+        mark("stores drained; exit");
+        return true;
+    }
+    throw model::ModelError("consumer in an unknown state");
+  }
+
+  Sm90SimConfig config_;
+  sm90::ClusterShape cluster_{};
+  sm90::WorkGrid grid_{};
+  uint32_t clusters_ = 1;
+  uint32_t counter_ = 0;  // the global atomic work counter (dynamic)
+  std::vector<uint32_t> full_, empty_, stage_buffers_, staging_buffers_;
+  std::vector<uint32_t> schedule_full_, schedule_empty_, schedule_buffers_, schedule_value_, published_;
+  std::vector<std::deque<std::string>> store_keys_;
+  std::vector<Role> roles_;
+};
+
+}  // namespace gemmscope::verify::sim
