@@ -197,6 +197,9 @@ json parse_json_line(const Line& line, std::string_view name) {
     // e.byte is 1-based within the line.
     fail(where, "byte " + std::to_string(line.offset + (e.byte > 0 ? e.byte - 1 : 0)) +
                     " of the file: malformed or truncated JSON (" + e.what() + ")");
+  } catch (const json::exception& e) {
+    // The parser's other refusals, e.g. out_of_range for a number like 1e999 (found by fuzz_traces).
+    fail(where, std::string("JSON the reader cannot hold (") + e.what() + ")");
   }
 }
 

@@ -119,6 +119,8 @@ TEST(TraceJsonLines, ErrorsNameTheLineAndTheField) {
   expect_refused(header + r2, {"key 'colour' is not part of format version 1"});
   expect_refused(header + rec.substr(0, 40), {"t:2:", "byte", "malformed or truncated JSON"});
   expect_refused(header + "[1,2]\n", {"t:2:", "one JSON object"});
+  // A number too large for any JSON number type (fuzz_traces found it escaping as json::out_of_range).
+  expect_refused(header + "{\"cta\":1e999}\n", {"t:2:", "JSON the reader cannot hold"});
 }
 
 // ---------------------------------------------------------------------- properties
