@@ -1,0 +1,212 @@
+// gemmscope sim: run a kernel's own schedule code on the pipeline simulator
+// (model/pipeline_sim.hpp + the bindings in verify/sim/) under one seeded random
+// interleaving, or search every interleaving (--exhaustive), print the verdict, and
+// optionally write the timeline as SVG. The logic lives in the engine and the
+// bindings; this file only parses options and prints.
+#include <cstdio>
+#include <fstream>
+#include <memory>
+#include <stdexcept>
+#include <string>
+
+#include "command.hpp"
+#include "gemmscope/model/pipeline_sim.hpp"
+
+#if __has_include("common/sm100_schedule.hpp") && __has_include("common/sm90_scheduler.hpp")
+#define GEMMSCOPE_SIM_KERNELS 1
+#include "sim/sm100_binding.hpp"
+#include "sim/sm90_binding.hpp"
+#endif
+
+namespace gemmscope::cli {
+namespace {
+
+struct SimArgs {
+  std::string kernel = "synthetic";
+  uint64_t seed = 1;
+  std::string svg;
+  long long tiles_m = 1, tiles_n = 2, k_blocks = 4, clusters = 1, stages = 3, consumers = 2, cluster_m = 2, group = 2;
+  bool exhaustive = false;
+  long long max_states = 200000;
+  std::string mutate;
+  bool warps = false;
+};
+
+uint32_t positive(const char* field, long long v, long long hi) {
+  if (v < 1 || v > hi)
+    throw std::invalid_argument(std::string(field) + " = " + std::to_string(v) + " must be in 1.." + std::to_string(hi));
+  return static_cast<uint32_t>(v);
+}
+
+[[noreturn]] void unknown_mutation(const std::string& m, const char* list) {
+  throw std::invalid_argument("--mutate = " + m + " is not one of: " + list);
+}
+
+// Runs `sim` and reports; returns the exit status (0 clean, 1 violation found).
+template <class World>
+int run_and_report(World& sim, const SimArgs& a, const std::string& title) {
+  if (a.exhaustive) {
+    const model::sim::ExploreResult r = model::sim::explore(sim, static_cast<uint64_t>(a.max_states));
+    std::printf("%s: exhaustive search: %llu states, %s, %s\n", title.c_str(),
+                static_cast<unsigned long long>(r.states), r.complete ? "complete" : "stopped at --max-states",
+                r.ok() ? "no violation" : ("VIOLATION " + std::string(to_string(r.violation))).c_str());
+    if (!r.ok()) std::printf("  %s\n  after %zu steps\n", r.message.c_str(), r.trail.size());
+    if (!a.svg.empty()) std::printf("(--svg draws one random schedule: run without --exhaustive)\n");
+    return r.ok() ? 0 : 1;
+  }
+  const model::sim::SimResult r = model::sim::run_random(sim, a.seed);
+  std::printf("%s: seed %llu: %llu steps, %zu outputs, %s\n", title.c_str(), static_cast<unsigned long long>(a.seed),
+              static_cast<unsigned long long>(r.steps), sim.outputs_in_order().size(),
+              r.ok() ? "ok" : ("VIOLATION " + std::string(to_string(r.violation))).c_str());
+  if (!r.ok()) std::printf("  %s\n", r.message.c_str());
+  if (!a.svg.empty()) {
+    std::ofstream out(a.svg);
+    if (!out) throw std::runtime_error("cannot write " + a.svg);
+    out << model::sim::timeline_svg(sim, title + ", seed " + std::to_string(a.seed));
+    std::printf("timeline: %s (%u roles, %zu events)\n", a.svg.c_str(), sim.role_count(), sim.events().size());
+  }
+  return r.ok() ? 0 : 1;
+}
+
+int run_synthetic(const SimArgs& a) {
+  model::sim::SyntheticConfig c;
+  c.stages = positive("--stages", a.stages, 64);
+  c.consumers = positive("--consumers", a.consumers, 8);
+  c.tiles = positive("--tiles-n", a.tiles_n, 100000);
+  c.k_blocks = positive("--k-blocks", a.k_blocks, 100000);
+  const char* list = "producer-wrong-phase, consumer-wrong-phase, missing-arrive, stage-off-by-one, repeat-tile";
+  if (a.mutate == "producer-wrong-phase") c.producer_wrong_initial_phase = true;
+  else if (a.mutate == "consumer-wrong-phase") c.consumer_wrong_initial_phase = true;
+  else if (a.mutate == "missing-arrive") c.consumer_skips_empty_arrive = true;
+  else if (a.mutate == "stage-off-by-one") c.producer_stage_off_by_one = true;
+  else if (a.mutate == "repeat-tile") c.scheduler_repeats_tile = true;
+  else if (!a.mutate.empty()) unknown_mutation(a.mutate, list);
+  model::sim::SyntheticRingSim sim(c);
+  return run_and_report(sim, a,
+                        "synthetic ring: " + std::to_string(c.stages) + " stages, " + std::to_string(c.consumers) +
+                            " consumers, " + std::to_string(c.tiles) + " tiles x " + std::to_string(c.k_blocks) +
+                            " k-blocks" + (a.mutate.empty() ? "" : ", mutation " + a.mutate));
+}
+
+#ifdef GEMMSCOPE_SIM_KERNELS
+int run_sm100(const SimArgs& a) {
+  verify::sim::Sm100SimConfig c;
+  c.tiles_m = positive("--tiles-m", a.tiles_m, 64);
+  c.tiles_n = positive("--tiles-n", a.tiles_n, 64);
+  c.k_blocks = positive("--k-blocks", a.k_blocks, 256);
+  c.resident_clusters = positive("--clusters", a.clusters, 8);
+  c.epilogue_lockstep = !a.warps;
+  auto& m = c.mutations;
+  const char* list =
+      "producer-wrong-phase, mma-wrong-phase, epilogue-wrong-phase, missing-arrive, stage-off-by-one, over-arrive, "
+      "skip-tile, repeat-tile";
+  if (a.mutate == "producer-wrong-phase") m.producer_wrong_initial_phase = true;
+  else if (a.mutate == "mma-wrong-phase") m.mma_wrong_initial_phase = true;
+  else if (a.mutate == "epilogue-wrong-phase") m.epilogue_wrong_initial_phase = true;
+  else if (a.mutate == "missing-arrive") m.epilogue_missing_tmem_empty_arrive = true;
+  else if (a.mutate == "stage-off-by-one") m.producer_stage_off_by_one = true;
+  else if (a.mutate == "over-arrive") m.commit_over_arrives = true;
+  else if (a.mutate == "skip-tile") m.scheduler_skips_tile = true;
+  else if (a.mutate == "repeat-tile") m.scheduler_repeats_tile = true;
+  else if (!a.mutate.empty()) unknown_mutation(a.mutate, list);
+  const std::string title = "sm100 (2x2 cluster, " + std::to_string(a.exhaustive ? 2u : sm100::kStages) +
+                            " stages, 2 TMEM slots): " + std::to_string(c.tiles_m) + "x" + std::to_string(c.tiles_n) +
+                            " tiles x " + std::to_string(c.k_blocks) + " k-blocks, " +
+                            std::to_string(c.resident_clusters) + " resident cluster(s)" +
+                            (a.mutate.empty() ? "" : ", mutation " + a.mutate);
+  if (a.exhaustive) {
+    verify::sim::Sm100ScheduleSim<2> sim(c);
+    return run_and_report(sim, a, title);
+  }
+  verify::sim::Sm100ScheduleSim<> sim(c);
+  return run_and_report(sim, a, title);
+}
+
+int run_sm90(const SimArgs& a, verify::sim::Sm90Kernel kernel) {
+  verify::sim::Sm90SimConfig c;
+  c.kernel = kernel;
+  c.units_m = positive("--tiles-m", a.tiles_m, 64);
+  c.units_n = positive("--tiles-n", a.tiles_n, 64);
+  c.k_blocks = positive("--k-blocks", a.k_blocks, 256);
+  c.cluster_m = positive("--cluster-m", a.cluster_m, 2);
+  c.workers = positive("--clusters", a.clusters, 16);
+  c.group = positive("--group", a.group, 64);
+  auto& m = c.mutations;
+  const char* list =
+      "producer-wrong-phase, consumer-wrong-phase, missing-arrive, stage-off-by-one, staging-wait-off-by-one, "
+      "skip-tile, repeat-tile";
+  if (a.mutate == "producer-wrong-phase") m.producer_wrong_initial_phase = true;
+  else if (a.mutate == "consumer-wrong-phase") m.consumer_wrong_initial_phase = true;
+  else if (a.mutate == "missing-arrive") m.consumer_missing_release = true;
+  else if (a.mutate == "stage-off-by-one") m.producer_stage_off_by_one = true;
+  else if (a.mutate == "staging-wait-off-by-one") m.staging_wait_off_by_one = true;
+  else if (a.mutate == "skip-tile") m.scheduler_skips_tile = true;
+  else if (a.mutate == "repeat-tile") m.scheduler_repeats_tile = true;
+  else if (!a.mutate.empty()) unknown_mutation(a.mutate, list);
+  const uint32_t stages = a.exhaustive ? 2 : verify::sim::sm90_kernel_stages(kernel);
+  const std::string title = std::string(verify::sim::to_string(kernel)) + " (" + std::to_string(c.cluster_m) +
+                            "x1 cluster, " + std::to_string(stages) + " stages): " + std::to_string(c.units_m) + "x" +
+                            std::to_string(c.units_n) + " work tiles x " + std::to_string(c.k_blocks) + " k-blocks" +
+                            (a.mutate.empty() ? "" : ", mutation " + a.mutate);
+  if (a.exhaustive) {
+    verify::sim::Sm90ScheduleSim<2> sim(c);
+    return run_and_report(sim, a, title);
+  }
+  if (stages == 3) {
+    verify::sim::Sm90ScheduleSim<3> sim(c);
+    return run_and_report(sim, a, title);
+  }
+  verify::sim::Sm90ScheduleSim<4> sim(c);
+  return run_and_report(sim, a, title);
+}
+#endif
+
+int run_sim(const SimArgs& a) {
+  if (a.max_states < 1) throw std::invalid_argument("--max-states = " + std::to_string(a.max_states) + " must be >= 1");
+  if (a.kernel == "synthetic") return run_synthetic(a);
+#ifdef GEMMSCOPE_SIM_KERNELS
+  using verify::sim::Sm90Kernel;
+  if (a.kernel == "sm100") return run_sm100(a);
+  for (Sm90Kernel k : {Sm90Kernel::k06, Sm90Kernel::k07, Sm90Kernel::k08_static, Sm90Kernel::k08_dynamic,
+                       Sm90Kernel::k09_static, Sm90Kernel::k09_dynamic})
+    if (a.kernel == verify::sim::to_string(k)) return run_sm90(a, k);
+  throw std::invalid_argument("--kernel = " + a.kernel +
+                              " is not one of: synthetic, sm100, k06, k07, k08-static, k08-dynamic, k09-static, "
+                              "k09-dynamic");
+#else
+  throw std::invalid_argument("--kernel = " + a.kernel + " is not available: built without the kernels' headers");
+#endif
+}
+
+const Registration reg{
+    "sim", [](CLI::App& app) {
+      auto args = std::make_shared<SimArgs>();
+      auto* cmd = app.add_subcommand("sim", "run a kernel's own schedule code on the pipeline simulator");
+      cmd->add_option("--kernel", args->kernel,
+                      "synthetic, sm100, k06, k07, k08-static, k08-dynamic, k09-static, k09-dynamic")
+          ->capture_default_str();
+      cmd->add_option("--seed", args->seed, "seed of the random interleaving")->capture_default_str();
+      cmd->add_option("--svg", args->svg, "write the timeline of the run as SVG to this file");
+      cmd->add_option("--tiles-m", args->tiles_m, "tiles along M (sm100: 256-row cluster tiles; sm90: work tiles)")
+          ->capture_default_str();
+      cmd->add_option("--tiles-n", args->tiles_n, "tiles along N (synthetic: number of tiles)")->capture_default_str();
+      cmd->add_option("--k-blocks", args->k_blocks, "K / 64")->capture_default_str();
+      cmd->add_option("--clusters", args->clusters, "resident clusters (sm100) or persistent workers (k08/k09)")
+          ->capture_default_str();
+      cmd->add_option("--cluster-m", args->cluster_m, "sm90: CTAs per cluster along M (1 or 2)")->capture_default_str();
+      cmd->add_option("--group", args->group, "k09: work-tile rows per band")->capture_default_str();
+      cmd->add_option("--stages", args->stages, "synthetic: ring stages")->capture_default_str();
+      cmd->add_option("--consumers", args->consumers, "synthetic: consumers")->capture_default_str();
+      cmd->add_flag("--warps", args->warps, "sm100: one role per epilogue warp (default: the four in lockstep)");
+      cmd->add_flag("--exhaustive", args->exhaustive,
+                    "search every interleaving (kernels with a 2-stage ring) instead of one random one");
+      cmd->add_option("--max-states", args->max_states, "bound of --exhaustive")->capture_default_str();
+      cmd->add_option("--mutate", args->mutate, "inject a bug through the binding (see the error for the list)");
+      cmd->callback([args] {
+        // A violation is a finding, not bad input: exit status 1 (main prints the line).
+        if (run_sim(*args) != 0) throw std::runtime_error("the schedule broke a check (see above)");
+      });
+    }};
+
+}  // namespace
+}  // namespace gemmscope::cli
