@@ -39,6 +39,15 @@ __device__ __forceinline__ void mbarrier_arrive_cluster(uint64_t* bar, uint32_t 
   asm volatile("mbarrier.arrive.release.cluster.shared::cluster.b64 _, [%0];\n" ::"r"(remote) : "memory");
 }
 
+// The consumers' stage release: an arrival on CTA `cta_rank`'s barrier with the
+// default semantics (release at CTA scope, PTX ISA "mbarrier.arrive"), as CUTLASS's
+// ClusterBarrier::arrive. Enough because what it orders are wgmma reads of shared
+// memory, already complete at wgmma.wait_group; no generic data travels with it.
+__device__ __forceinline__ void mbarrier_arrive_remote(uint64_t* bar, uint32_t cta_rank) {
+  const uint32_t remote = ptx::mapa_shared_cluster(ptx::smem_u32(bar), cta_rank);
+  asm volatile("mbarrier.arrive.shared::cluster.b64 _, [%0];\n" ::"r"(remote) : "memory");
+}
+
 // Wait with acquire at cluster scope: for data a peer CTA wrote with st.shared::cluster.
 __device__ __forceinline__ void mbarrier_wait_cluster(uint64_t* bar, uint32_t phase_parity) {
   while (!cuda::ptx::mbarrier_try_wait_parity(cuda::ptx::sem_acquire, cuda::ptx::scope_cluster, bar, phase_parity)) {

@@ -97,7 +97,7 @@ __global__ void __launch_bounds__(kThreads, 1)
     __syncthreads();  // every warp's reads of this tile are done
     if (threadIdx.x == 0)
       for (uint32_t r = 0; r < Cfg::kCluster.size(); ++r)
-        if (peers >> r & 1u) mbarrier_arrive_cluster(&s.empty, r);
+        if (peers >> r & 1u) mbarrier_arrive_remote(&s.empty, r);
     phase ^= 1;
   }
 

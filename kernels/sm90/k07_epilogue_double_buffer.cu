@@ -98,7 +98,7 @@ __global__ void __launch_bounds__(kThreads, 1)
     auto release = [&](uint32_t st) {
       if (t == 0)
         for (uint32_t r = 0; r < kCluster.size(); ++r)
-          if (peers >> r & 1u) mbarrier_arrive_cluster(&s.empty[st], r);
+          if (peers >> r & 1u) mbarrier_arrive_remote(&s.empty[st], r);
     };
     Pipe p;
     uint32_t previous = 0;

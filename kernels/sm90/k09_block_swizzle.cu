@@ -29,16 +29,11 @@ constexpr int kWgmmaK = 16;
 constexpr int kStoreCols = 64;
 constexpr int kStagingBuffers = 2;
 constexpr int kProducerRegisters = 40, kConsumerRegisters = 232;
-constexpr ClusterShape kCluster{2, 1};
-constexpr uint32_t kSliceRowsB = kBN / kCluster.m;
+// Clusters of ClusterM x 1 (template parameter: 2 x 1 multicasts B, 1 x 1 does not).
 constexpr uint32_t kDefaultGroup = 8;  // work-tile rows per band (256 rows of C each)
 constexpr int kScheduleSlots = 2;  // dynamic schedule: tile indices in flight from rank 0 to the roles
-// Readers of each broadcast tile index: rank 1's producer and every consumer thread of both CTAs.
-constexpr uint32_t kScheduleReaders = 1 + kCluster.size() * kConsumers * 128;
 static_assert(kConsumerRows == 64, "each consumer is one m64nNk16 wgmma tall");
 static_assert(kBK * sizeof(bf16) == 128 && kStoreCols * sizeof(bf16) == 128, "128-byte swizzle rows");
-static_assert(kSliceRowsB % 8 == 0, "B slices are whole 8-row swizzle atoms");
-static_assert(kCluster.m == 2 && kCluster.n == 1, "the broadcast and the work tile assume a 2 x 1 cluster");
 static_assert(kProducerRegisters * 128 + kConsumerRegisters * 128 * kConsumers <= 65536, "register file");
 
 // ---- shared memory -------------------------------------------------------
@@ -71,10 +66,15 @@ struct Problem {
 
 // ---- kernel --------------------------------------------------------------
 // Grid: 1-D, clusters of 2 along x; worker = cluster index.
-template <bool Dynamic>
+template <bool Dynamic, uint32_t ClusterM>
 __global__ void __launch_bounds__(kThreads, 1)
     k09_persistent(const __grid_constant__ CUtensorMap map_a, const __grid_constant__ CUtensorMap map_b,
                    const __grid_constant__ CUtensorMap map_c, Problem prob, uint32_t* counter) {
+  constexpr ClusterShape kCluster{ClusterM, 1};
+  static_assert(ClusterM == 1 || ClusterM == 2, "clusters of 1 or 2 CTAs along M");
+  static_assert((kBN / ClusterM) % 8 == 0, "B slices are whole 8-row swizzle atoms");
+  // Readers of each broadcast tile index: the other CTAs' producers and every consumer thread.
+  constexpr uint32_t kScheduleReaders = (ClusterM - 1) + ClusterM * kConsumers * 128;
   extern __shared__ __align__(1024) uint8_t smem_raw[];
   SharedStorage& s = *reinterpret_cast<SharedStorage*>(
       smem_raw + ((1024 - (ptx::smem_u32(smem_raw) & 1023)) & 1023));
@@ -162,7 +162,7 @@ __global__ void __launch_bounds__(kThreads, 1)
     auto release = [&](uint32_t st) {
       if (t == 0)
         for (uint32_t r = 0; r < kCluster.size(); ++r)
-          if (peers >> r & 1u) mbarrier_arrive_cluster(&s.empty[st], r);
+          if (peers >> r & 1u) mbarrier_arrive_remote(&s.empty[st], r);
     };
     Pipe p;
     SchedulePipe slots;
@@ -257,22 +257,24 @@ std::string can_implement(const GemmShape& shape, const GemmOperands& ops) {
   return {};
 }
 
-template <bool Dynamic>
+template <bool Dynamic, uint32_t ClusterM = 2>
 void launch_schedule(const GemmShape& s, const GemmOperands& ops, cudaStream_t stream, uint32_t group) {
+  constexpr ClusterShape kCluster{ClusterM, 1};
+  constexpr uint32_t kSliceRowsB = kBN / ClusterM;
   const model::TmaBox box_a{kBM, kBK, 2, model::SwizzleMode::B128, 0};
   const model::TmaBox box_b{kSliceRowsB, kBK, 2, model::SwizzleMode::B128, 0};
   const model::TmaBox box_c{kConsumerRows, kStoreCols, 2, model::SwizzleMode::B128, 0};
   const CUtensorMap map_a = make_tensor_map_2d(ops.a, s.m, s.k, s.k * 2, box_a);
   const CUtensorMap map_b = make_tensor_map_2d(ops.b, s.n, s.k, s.k * 2, box_b);
   const CUtensorMap map_c = make_tensor_map_2d(ops.c, s.m, s.n, s.n * 2, box_c);
-  auto* kernel = k09_persistent<Dynamic>;
+  auto* kernel = k09_persistent<Dynamic, ClusterM>;
   check_cuda(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, kSmemBytes),
              "k09 smem attribute");
   int device = 0, sms = 0;
   check_cuda(cudaGetDevice(&device), "k09 device");
   check_cuda(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device), "k09 SM count");
   Problem prob;
-  prob.grid = WorkGrid{static_cast<uint32_t>((s.m + 2 * kBM - 1) / (2 * kBM)), static_cast<uint32_t>((s.n + kBN - 1) / kBN)};
+  prob.grid = WorkGrid{static_cast<uint32_t>((s.m + ClusterM * kBM - 1) / (ClusterM * kBM)), static_cast<uint32_t>((s.n + kBN - 1) / kBN)};
   prob.k_blocks = static_cast<int>((s.k + kBK - 1) / kBK);
   if (group < 1) throw GemmError("k09 group = " + std::to_string(group) + " must be at least 1");
   prob.group = group;
@@ -309,6 +311,12 @@ void launch(const GemmShape& shape, const GemmOperands& ops, cudaStream_t stream
 }
 void launch_dynamic(const GemmShape& shape, const GemmOperands& ops, cudaStream_t stream) {
   launch_schedule<true>(shape, ops, stream, kDefaultGroup);
+}
+
+void launch_no_cluster(const GemmShape& shape, const GemmOperands& ops, cudaStream_t stream) {
+  // Work tiles are half as tall without the cluster: twice the rows per band keeps
+  // the band 2048 rows of C tall, as the 2 x 1 default.
+  launch_schedule<false, 1>(shape, ops, stream, 2 * kDefaultGroup);
 }
 
 void launch_with_group(const GemmShape& shape, const GemmOperands& ops, cudaStream_t stream, uint32_t group,

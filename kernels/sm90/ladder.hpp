@@ -26,9 +26,11 @@ void launch_2x2(const GemmShape& shape, const GemmOperands& ops, cudaStream_t st
 }  // namespace gemmscope::sm90::k05
 namespace gemmscope::sm90::k08 {
 void launch_dynamic(const GemmShape& shape, const GemmOperands& ops, cudaStream_t stream);
+void launch_no_cluster(const GemmShape& shape, const GemmOperands& ops, cudaStream_t stream);
 }  // namespace gemmscope::sm90::k08
 namespace gemmscope::sm90::k09 {
 void launch_dynamic(const GemmShape& shape, const GemmOperands& ops, cudaStream_t stream);
+void launch_no_cluster(const GemmShape& shape, const GemmOperands& ops, cudaStream_t stream);
 void launch_with_group(const GemmShape& shape, const GemmOperands& ops, cudaStream_t stream, uint32_t group,
                        bool dynamic);
 }  // namespace gemmscope::sm90::k09

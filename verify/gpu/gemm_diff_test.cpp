@@ -74,8 +74,10 @@ TEST(GemmDiff, K05Multicast2x2) { REQUIRE_GPU(); property("k05_2x2", true, true)
 TEST(GemmDiff, K06WarpSpecialized) { REQUIRE_GPU(); property("k06", true, true); }
 TEST(GemmDiff, K07EpilogueDoubleBuffer) { REQUIRE_GPU(); property("k07", true, true); }
 TEST(GemmDiff, K08PersistentStatic) { REQUIRE_GPU(); property("k08", true, true); }
+TEST(GemmDiff, K08PersistentNoCluster) { REQUIRE_GPU(); property("k08_c1", true, true); }
 TEST(GemmDiff, K08PersistentDynamic) { REQUIRE_GPU(); property("k08_dyn", true, true); }
 TEST(GemmDiff, K09BlockSwizzleStatic) { REQUIRE_GPU(); property("k09", true, true); }
+TEST(GemmDiff, K09BlockSwizzleNoCluster) { REQUIRE_GPU(); property("k09_c1", true, true); }
 TEST(GemmDiff, K09BlockSwizzleDynamic) { REQUIRE_GPU(); property("k09_dyn", true, true); }
 // gemmscope::gemm's dispatch on any shape, K and N not multiples of 8 included.
 TEST(GemmDiff, AutoAnyShape) { REQUIRE_GPU(); property("auto", false, false); }
