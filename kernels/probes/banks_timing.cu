@@ -33,7 +33,7 @@ template <>
 struct LoadOf<4> {
   __device__ __forceinline__ static uint32_t load(uint32_t a) {
     uint32_t v;
-    asm volatile("ld.shared.u32 %0, [%1];" : "=r"(v) : "r"(a));
+    asm volatile("ld.volatile.shared.u32 %0, [%1];" : "=r"(v) : "r"(a));
     return v;
   }
 };
@@ -41,7 +41,7 @@ template <>
 struct LoadOf<8> {
   __device__ __forceinline__ static uint32_t load(uint32_t a) {
     uint32_t v0, v1;
-    asm volatile("ld.shared.v2.u32 {%0, %1}, [%2];" : "=r"(v0), "=r"(v1) : "r"(a));
+    asm volatile("ld.volatile.shared.v2.u32 {%0, %1}, [%2];" : "=r"(v0), "=r"(v1) : "r"(a));
     return v0 ^ v1;
   }
 };
@@ -49,7 +49,7 @@ template <>
 struct LoadOf<16> {
   __device__ __forceinline__ static uint32_t load(uint32_t a) {
     uint32_t v0, v1, v2, v3;
-    asm volatile("ld.shared.v4.u32 {%0, %1, %2, %3}, [%4];" : "=r"(v0), "=r"(v1), "=r"(v2), "=r"(v3) : "r"(a));
+    asm volatile("ld.volatile.shared.v4.u32 {%0, %1, %2, %3}, [%4];" : "=r"(v0), "=r"(v1), "=r"(v2), "=r"(v3) : "r"(a));
     return v0 ^ v1 ^ v2 ^ v3;
   }
 };

@@ -41,9 +41,11 @@ void SmemTile::validate() const {
           "must be a multiple of " + std::to_string(align) + " bytes for swizzle " + std::string(to_string(swizzle)));
 }
 
+// A swizzled slab is one span wide even when the rows are narrower: TMA pads
+// narrow swizzled rows to the span (confirmed on the H200: traces/hw/tma_swizzle.json).
 uint32_t SmemTile::slab_bytes() const {
   if (swizzle == SwizzleMode::None) return row_bytes;
-  return std::min(row_bytes, swizzle_span_bytes(swizzle));
+  return swizzle_span_bytes(swizzle);
 }
 
 uint64_t SmemTile::address(uint32_t row, uint32_t byte_in_row) const {

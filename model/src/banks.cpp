@@ -31,7 +31,29 @@ std::vector<uint32_t> phases_128_bytes(const WarpAccess& access) {
   return masks;
 }
 
-PhaseRule default_phase_rule() { return phases_128_bytes; }
+std::vector<uint32_t> phases_h200(const WarpAccess& access) {
+  // A uniform access (every active lane, one address) is served at 256 requested
+  // bytes per phase: 8-byte broadcasts cost 1 wavefront, 16-byte ones 2, where the
+  // 128-byte rule says 2 and 4 (ncu and clock64 on the H200: traces/hw/banks_ncu.json,
+  // banks_timing.json, w8_broadcast / w16_broadcast). Partial duplicates across
+  // phases get no such discount (w8_dup_across_phases, w16_dup_halves/quarters).
+  bool uniform = access.active_mask != 0;
+  uint64_t first_address = 0;
+  bool seen = false;
+  for (int lane = 0; lane < kWarpSize && uniform; ++lane) {
+    if (!((access.active_mask >> lane) & 1u)) continue;
+    if (!seen) first_address = access.address[lane], seen = true;
+    else uniform = access.address[lane] == first_address;
+  }
+  if (!uniform) return phases_128_bytes(access);
+  const int lanes_per_phase = std::min(kWarpSize, 256 / access.width_bytes);
+  const uint32_t group = lanes_per_phase >= kWarpSize ? 0xFFFFFFFFu : ((uint32_t{1} << lanes_per_phase) - 1u);
+  std::vector<uint32_t> masks;
+  for (int first = 0; first < kWarpSize; first += lanes_per_phase) masks.push_back(group << first);
+  return masks;
+}
+
+PhaseRule default_phase_rule() { return phases_h200; }
 
 namespace {
 

@@ -1,5 +1,7 @@
 #include "gemmscope/model/tma_box.hpp"
 
+#include <algorithm>
+
 #include "gemmscope/model/error.hpp"
 
 namespace gemmscope::model {
@@ -17,14 +19,17 @@ void TmaBox::validate(bool allow_blackwell_modes) const {
     require(inner_bytes() <= swizzle_span_bytes(swizzle), "box inner bytes", inner_bytes(),
             "must be at most the swizzle span of " + std::string(to_string(swizzle)) + " (" +
                 std::to_string(swizzle_span_bytes(swizzle)) + " bytes)");
-  const uint32_t align = swizzle_alignment_bytes(swizzle);
+  // A TMA destination needs 128 bytes even unswizzled (CONFIRMED on the H200:
+  // traces/hw/tma_swizzle.json, swznone_*_off16/off48 fault with a misaligned
+  // address, off128/off256 land), and the swizzle's own alignment when swizzled.
+  const uint32_t align = std::max<uint32_t>(128, swizzle_alignment_bytes(swizzle));
   require(smem_base % align == 0, "smem_base", static_cast<long long>(smem_base),
           "must be a multiple of " + std::to_string(align) + " bytes for swizzle " +
               std::string(to_string(swizzle)));
 }
 
 uint64_t TmaBox::address(uint32_t row, uint32_t col) const {
-  const uint64_t linear = smem_base + uint64_t{row} * inner_bytes() + uint64_t{col} * elem_bytes;
+  const uint64_t linear = smem_base + uint64_t{row} * row_pitch_bytes() + uint64_t{col} * elem_bytes;
   return swizzle_address(swizzle, linear);
 }
 

@@ -7,6 +7,7 @@
 // (interpreter) is the byte TMA wrote that element to.
 #include "gemmscope/model/desc_interpreter.hpp"
 
+#include <algorithm>
 #include <gtest/gtest.h>
 #include <rapidcheck.h>
 #include <rapidcheck/gtest.h>
@@ -107,7 +108,8 @@ KernelTile gen_tile(const std::vector<SwizzleMode>& modes) {
     t.tile_k = t.atom_elems();  // the box is one swizzle span wide
   else
     t.tile_k = kMmaK * *rc::gen::inRange<uint32_t>(1, 5);  // 16..64
-  const uint64_t align = swizzle_alignment_bytes(t.mode);
+  // TMA destinations need 128 bytes even unswizzled (H200 probe, traces/hw/tma_swizzle.json).
+  const uint64_t align = std::max<uint64_t>(128, swizzle_alignment_bytes(t.mode));
   const uint64_t tile_bytes = uint64_t{t.rows} * t.tile_k * kElemBytes;
   t.base = align * *rc::gen::inRange<uint64_t>(0, ((1u << 18) - tile_bytes) / align + 1);
   return t;

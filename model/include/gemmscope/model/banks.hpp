@@ -5,11 +5,14 @@
 // bank = (byte_address / 4) mod 32; several lanes reading the same 32-bit word are
 // served by one broadcast; several lanes writing the same word store one of them.
 //
-// The phase rule (how a request is split into phases) is UNCONFIRMED on hardware
-// and lives in one named, replaceable function: PhaseRule. Within a phase the cost
-// rule is: wavefronts = max over banks of the number of distinct 32-bit words asked
-// of that bank. Nsight's l1tex__data_bank_conflicts_* is believed (UNCONFIRMED) to
-// equal wavefronts - ideal.
+// The phase rule (how a request is split into phases) lives in one named,
+// replaceable function: PhaseRule. Within a phase the cost rule is: wavefronts =
+// max over banks of the number of distinct 32-bit words asked of that bank.
+// CONFIRMED on the H200 for the 28 crafted 4/8/16-byte load patterns of the
+// banks probe (ncu wavefront and conflict counters exactly, clock64 at about one
+// cycle per wavefront: traces/hw/banks_ncu.json, banks_timing.json) with the
+// phases_h200 rule below; there Nsight's l1tex__data_bank_conflicts_* equals
+// wavefronts - ideal (also confirmed by those traces).
 #include <array>
 #include <cstdint>
 #include <functional>
@@ -53,6 +56,10 @@ using PhaseRule = std::function<std::vector<uint32_t>(const WarpAccess&)>;
 // 16-23, 24-31. It ignores the active mask (a half-empty phase is not merged with the
 // next), and HARDWARE-FACTS notes it is known not to be the whole story for 8/16 B.
 std::vector<uint32_t> phases_128_bytes(const WarpAccess& access);
+// The default, fitted to the H200: phases_128_bytes, except that a uniform access
+// (every active lane at one address) is served at 256 requested bytes per phase
+// (8-byte broadcast: 1 wavefront, 16-byte: 2). Stores were not probed.
+std::vector<uint32_t> phases_h200(const WarpAccess& access);
 PhaseRule default_phase_rule();
 
 // One bank asked for more than one distinct word in one phase.
