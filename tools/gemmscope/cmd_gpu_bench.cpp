@@ -41,16 +41,17 @@ const gemmscope::cli::Registration reg{"bench", [](CLI::App& app) {
   cmd->add_option("--json", args->json, "write the report as JSON to this file");
   cmd->add_flag("--quiet", args->quiet, "no progress line");
   cmd->callback([args] {
-    std::string why;
-    if (!gemmscope::harness::gpu_available(&why)) {
-      std::fprintf(stderr, "gemmscope bench: no usable CUDA device (%s); bench needs the GPU\n", why.c_str());
-      std::exit(3);
-    }
     gemmscope::harness::BenchOptions opt;
     opt.kernels = split(args->kernels);
     for (const auto& k : opt.kernels)
       if (k != "cublas" && k != "auto") gemmscope::find_kernel(k);  // unknown names fail before any GPU work
     opt.shapes = gemmscope::harness::parse_shapes(args->shapes);
+    // Bad names and shapes are refused (status 2) before looking for a GPU (status 3).
+    std::string why;
+    if (!gemmscope::harness::gpu_available(&why)) {
+      std::fprintf(stderr, "gemmscope bench: no usable CUDA device (%s); bench needs the GPU\n", why.c_str());
+      std::exit(3);
+    }
     opt.warmup = args->warmup;
     opt.repeats = args->repeats;
     opt.progress = !args->quiet;

@@ -24,11 +24,6 @@ const gemmscope::cli::Registration reg{"check", [](CLI::App& app) {
   cmd->add_option("--max-dim", args->max_dim, "largest M, N, K drawn")->check(CLI::Range(1, 1 << 16))->capture_default_str();
   cmd->add_option("--shapes", args->shapes, "fixed MxNxK list instead of random shapes");
   cmd->callback([args] {
-    std::string why;
-    if (!gemmscope::harness::gpu_available(&why)) {
-      std::fprintf(stderr, "gemmscope check: no usable CUDA device (%s); check needs the GPU\n", why.c_str());
-      std::exit(3);
-    }
     std::vector<std::string> kernels;
     {
       std::string cur;
@@ -38,11 +33,17 @@ const gemmscope::cli::Registration reg{"check", [](CLI::App& app) {
     }
     for (const auto& k : kernels)
       if (k != "auto") gemmscope::find_kernel(k);
+    std::vector<gemmscope::GemmShape> shapes;
+    if (!args->shapes.empty()) shapes = gemmscope::harness::parse_shapes(args->shapes);
+    // Bad names and shapes are refused (status 2) before looking for a GPU (status 3).
+    std::string why;
+    if (!gemmscope::harness::gpu_available(&why)) {
+      std::fprintf(stderr, "gemmscope check: no usable CUDA device (%s); check needs the GPU\n", why.c_str());
+      std::exit(3);
+    }
     const uint64_t seed = args->seed ? args->seed : std::random_device{}();
     std::printf("# seed %llu\n", static_cast<unsigned long long>(seed));
     std::mt19937_64 rng(seed);
-    std::vector<gemmscope::GemmShape> shapes;
-    if (!args->shapes.empty()) shapes = gemmscope::harness::parse_shapes(args->shapes);
     int failed = 0, passed = 0, refused = 0;
     for (const auto& kernel : kernels) {
       const int n = shapes.empty() ? args->cases : static_cast<int>(shapes.size());

@@ -1,6 +1,8 @@
 // gemmscope: calculators, analysis, visualisation, checks and benchmarks for
 // bf16 GEMM kernels on Hopper and Blackwell. Subcommands live in cmd_*.cpp.
 #include <algorithm>
+#include <cerrno>
+#include <cstdlib>
 #include <cstdio>
 #include <exception>
 #include <map>
@@ -18,6 +20,40 @@ Registration::Registration(std::string name, AddCommand add) {
   registry().emplace_back(std::move(name), std::move(add));
 }
 
+namespace {
+
+// CLI11 reads integers with strtoll(text, 0): "010" is octal 8 and a value past
+// 64 bits saturates. Refuse both, so that no number is read as another one.
+std::string integer_text_rule(const std::string& text, bool is_unsigned) {
+  const bool negative = !text.empty() && text[0] == '-';
+  const std::string digits = negative ? text.substr(1) : text;
+  const bool hex = digits.size() > 2 && digits[0] == '0' && (digits[1] == 'x' || digits[1] == 'X');
+  if (digits.empty() || digits.find_first_not_of(hex ? "0123456789abcdefABCDEFxX" : "0123456789") != std::string::npos)
+    return {};  // not a number: CLI11 reports "Could not convert"
+  if (!hex && digits.size() > 1 && digits[0] == '0')
+    return text + " must be written without leading zeros (decimal), or as 0x... (hex)";
+  if (is_unsigned && negative) return text + " must not be negative";
+  errno = 0;
+  if (is_unsigned)
+    (void)std::strtoull(text.c_str(), nullptr, 0);
+  else
+    (void)std::strtoll(text.c_str(), nullptr, 0);
+  if (errno == ERANGE) return text + " is outside the 64-bit integer range";
+  return {};
+}
+
+void add_integer_checks(CLI::App* app) {
+  for (CLI::Option* opt : app->get_options()) {
+    const std::string type = opt->get_type_name();
+    const bool is_unsigned = type.rfind("UINT", 0) == 0;
+    if (opt->get_type_size() > 0 && (is_unsigned || type.rfind("INT", 0) == 0))
+      opt->check(CLI::Validator(
+          [is_unsigned](std::string& text) { return integer_text_rule(text, is_unsigned); }, "", ""));
+  }
+  for (CLI::App* sub : app->get_subcommands({})) add_integer_checks(sub);
+}
+
+}  // namespace
 }  // namespace gemmscope::cli
 
 int main(int argc, char** argv) {
@@ -27,6 +63,14 @@ int main(int argc, char** argv) {
   auto& commands = gemmscope::cli::registry();
   std::sort(commands.begin(), commands.end(), [](auto& a, auto& b) { return a.first < b.first; });
   for (auto& [name, add] : commands) add(app);
+  gemmscope::cli::add_integer_checks(&app);
+  // Parse errors as one line, like every other refusal.
+  app.failure_message([](const CLI::App* root, const CLI::Error& e) {
+    const auto rest = root->remaining();
+    if (root->get_subcommands().empty() && !rest.empty())
+      return "gemmscope: '" + rest.front() + "' is not a subcommand; see gemmscope --help\n";
+    return "gemmscope: " + std::string(e.what()) + "; see --help\n";
+  });
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
