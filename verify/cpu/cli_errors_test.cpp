@@ -1,0 +1,234 @@
+// The gemmscope command line refuses bad input with exit status 2 and exactly one
+// line on stderr, `gemmscope: <what> = <value> <rule>`, never a crash or a stack of
+// text. Each case runs the built binary (GEMMSCOPE_CLI, set in verify/CMakeLists.txt);
+// the expected lines are the ones docs/input-validation.md documents.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+
+#include <array>
+#include <cstdio>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace {
+
+struct CliResult {
+  int status = -1;      // exit status, or -1 when it did not exit normally (a signal)
+  std::string stderr_text;
+};
+
+std::string shell_quote(const std::string& arg) {
+  std::string out = "'";
+  for (char c : arg) {
+    if (c == '\'')
+      out += "'\\''";
+    else
+      out += c;
+  }
+  return out + "'";
+}
+
+#ifdef GEMMSCOPE_CLI
+CliResult run_cli(const std::vector<std::string>& args) {
+  std::string command = shell_quote(GEMMSCOPE_CLI);
+  for (const auto& a : args) command += " " + shell_quote(a);
+  command += " 2>&1 >/dev/null";  // stderr into the pipe, stdout away
+  CliResult result;
+  FILE* pipe = popen(command.c_str(), "r");
+  if (!pipe) return result;
+  std::array<char, 4096> buffer;
+  size_t got;
+  while ((got = fread(buffer.data(), 1, buffer.size(), pipe)) > 0) result.stderr_text.append(buffer.data(), got);
+  const int raw = pclose(pipe);
+  result.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
+  return result;
+}
+#endif
+
+struct Case {
+  std::vector<std::string> args;
+  std::string line;         // the whole stderr, without its newline
+  bool prefix_only = false;  // the line starts with `line` (lists that grow)
+};
+
+void expect_refused(const Case& c) {
+#ifdef GEMMSCOPE_CLI
+  std::string shown;
+  for (const auto& a : c.args) shown += " " + shell_quote(a);
+  const CliResult r = run_cli(c.args);
+  EXPECT_EQ(r.status, 2) << "gemmscope" << shown << "\n" << r.stderr_text;
+  ASSERT_FALSE(r.stderr_text.empty()) << shown;
+  EXPECT_EQ(r.stderr_text.back(), '\n') << shown;
+  const std::string line = r.stderr_text.substr(0, r.stderr_text.size() - 1);
+  EXPECT_EQ(line.find('\n'), std::string::npos) << "more than one line for" << shown << ":\n" << r.stderr_text;
+  if (c.prefix_only)
+    EXPECT_EQ(line.substr(0, c.line.size()), c.line) << shown;
+  else
+    EXPECT_EQ(line, c.line) << shown;
+#else
+  (void)c;
+#endif
+}
+
+class CliErrors : public ::testing::Test {
+ protected:
+  void SetUp() override {
+#ifndef GEMMSCOPE_CLI
+    GTEST_SKIP() << "built without the gemmscope command line (GEMMSCOPE_BUILD_TOOLS=OFF)";
+#endif
+  }
+};
+
+// A good command exits 0 and prints nothing on stderr: the harness itself works.
+TEST_F(CliErrors, GoodCommandsSucceed) {
+#ifdef GEMMSCOPE_CLI
+  for (const std::vector<std::string>& args :
+       {std::vector<std::string>{"desc", "decode", "--arch", "sm90", "0x4000004000010040"},
+        std::vector<std::string>{"swizzle", "--mode", "128B", "--offset", "1040"},
+        std::vector<std::string>{"idesc", "encode", "--m", "128", "--n", "256"}}) {
+    const CliResult r = run_cli(args);
+    EXPECT_EQ(r.status, 0) << args[0] << ": " << r.stderr_text;
+    EXPECT_EQ(r.stderr_text, "") << args[0];
+  }
+#endif
+}
+
+TEST_F(CliErrors, DescriptorWords) {
+  const std::string hex64_rule = "' must be a hexadecimal value of at most 64 bits";
+  expect_refused({{"desc", "decode", "--arch", "sm90", "0xzz"}, "gemmscope: descriptor = '0xzz" + hex64_rule});
+  expect_refused({{"desc", "decode", "--arch", "sm90", "0x10000000000000000"},
+                  "gemmscope: descriptor = '0x10000000000000000" + hex64_rule});
+  expect_refused({{"desc", "decode", "--arch", "sm90", ""}, "gemmscope: descriptor = '" + hex64_rule});
+  expect_refused({{"desc", "decode", "--arch", "sm90", "-1"}, "gemmscope: descriptor = '-1" + hex64_rule});
+  expect_refused({{"desc", "decode", "--arch", "sm80", "0x0"}, "gemmscope: --arch = 'sm80' must be one of sm90, sm100"});
+  // Bit 15 is reserved in both layouts.
+  expect_refused({{"desc", "decode", "--arch", "sm90", "0x8000"},
+                  "gemmscope: descriptor = 0x0000000000008000 has reserved bits set (0x0000000000008000); sm90 uses "
+                  "bits 0-13, 16-29, 32-45, 49-51, 62-63 only"});
+  // sm100 swizzle code 3 (bits 61-63) has no meaning.
+  expect_refused({{"desc", "decode", "--arch", "sm100", "0x6000400000000000"},
+                  "gemmscope: swizzle code = 3 is invalid; sm100 codes are 0 none, 1 128B-atom32B, 2 128B, 4 64B, 6 32B"});
+  const std::string hex32_rule = "' must be a hexadecimal value of at most 32 bits";
+  expect_refused({{"idesc", "decode", "0x123456789"}, "gemmscope: instruction descriptor = '0x123456789" + hex32_rule});
+  expect_refused({{"idesc", "decode", "0xg"}, "gemmscope: instruction descriptor = '0xg" + hex32_rule});
+}
+
+TEST_F(CliErrors, DescriptorFields) {
+  expect_refused({{"desc", "encode", "--arch", "sm90", "--start", "17"},
+                  "gemmscope: start_address_bytes = 17 must be a multiple of 16 bytes (the field drops 4 bits)"});
+  expect_refused({{"desc", "encode", "--arch", "sm90", "--start", "-16"},
+                  "gemmscope: --start = -16 must be in 0..4294967295 bytes"});
+  expect_refused({{"desc", "encode", "--arch", "sm90", "--sbo", "262144"},
+                  "gemmscope: sbo_bytes = 262144 must be below 262144 (14 bits after >> 4)"});
+  expect_refused({{"desc", "encode", "--arch", "sm90", "--base-offset", "8", "--swizzle", "128B"},
+                  "gemmscope: base_offset = 8 must be in 0..7 (3-bit field)"});
+  expect_refused({{"desc", "encode", "--arch", "sm90", "--lbo-mode", "absolute"},
+                  "gemmscope: --lbo-mode = 'absolute' exists on sm100 only"});
+  expect_refused({{"desc", "encode", "--arch", "sm100", "--lbo-mode", "sideways"},
+                  "gemmscope: lbo_mode 'sideways' is not one of relative, absolute"});
+  expect_refused({{"desc", "map", "--arch", "sm90", "--rows", "0", "--k", "8"},
+                  "gemmscope: --rows = 0 must be in 1..4096"});
+  expect_refused({{"desc", "map", "--arch", "sm90", "--rows", "8", "--k", "8", "--elem-bytes", "3"},
+                  "gemmscope: --elem-bytes = 3 must be 1, 2 or 4"});
+  expect_refused({{"idesc", "encode", "--m", "100", "--n", "64"}, "gemmscope: m = 100 must be 64 or 128 for cta_group::1"});
+  expect_refused({{"idesc", "encode", "--m", "-64", "--n", "64"}, "gemmscope: --m = -64 must be 64, 128 or 256"});
+  expect_refused({{"idesc", "encode", "--m", "128", "--n", "64", "--a", "f32"},
+                  "gemmscope: input type 'f32' is not one of f16, bf16 (kind::f16)"});
+  expect_refused({{"idesc", "encode", "--m", "128", "--n", "64", "--cta-group", "3"},
+                  "gemmscope: cta_group = 3 must be 1 or 2"});
+}
+
+TEST_F(CliErrors, SwizzleModesAndOffsets) {
+  const std::string modes = "' must be one of none, 32B, 64B, 128B, 128B-atom32B";
+  expect_refused({{"swizzle", "--mode", "128b", "--offset", "0"}, "gemmscope: swizzle mode = '128b" + modes});
+  expect_refused({{"desc", "encode", "--arch", "sm90", "--swizzle", "48B"}, "gemmscope: swizzle mode = '48B" + modes});
+  expect_refused({{"banks", "--pattern", "x", "--swizzle", ""}, "gemmscope: swizzle mode = '" + modes});
+  expect_refused({{"swizzle", "--mode", "128B", "--offset", "-1"}, "gemmscope: --offset = -1 must be >= 0"});
+  expect_refused({{"swizzle", "--mode", "128B", "--table", "--rows", "0"}, "gemmscope: --rows = 0 must be in 1..1024"});
+  expect_refused({{"swizzle", "--mode", "128B", "--table", "--row-bytes", "24"},
+                  "gemmscope: --row-bytes = 24 must be a multiple of 16 in 16..1024"});
+  // sm90 has no 128B-atom32B mode.
+  expect_refused({{"desc", "encode", "--arch", "sm90", "--swizzle", "128B-atom32B"},
+                  "gemmscope: swizzle = 128B-atom32B has no sm90 descriptor code (Blackwell-only; sm90 allows none, "
+                  "32B, 64B, 128B)"});
+}
+
+TEST_F(CliErrors, TmemAndBanks) {
+  expect_refused({{"tmem", "--shape", "16x32b"},
+                  "gemmscope: shape '16x32b' is not one of 32x32b, 16x64b, 16x128b, 16x256b, 16x32bx2"});
+  expect_refused({{"tmem", "--shape", "32x32b", "--num", "3"},
+                  "gemmscope: num = 3 must be a power of two in 1..128 for .32x32b (at most 128 registers per thread)"});
+  expect_refused({{"tmem", "--shape", "32x32b", "--num", "0"}, "gemmscope: --num = 0 must be in 1..128"});
+  expect_refused({{"banks", "--pattern", "no-such-pattern"},
+                  "gemmscope: pattern = 'no-such-pattern' is not a built-in pattern (", /*prefix_only=*/true});
+  expect_refused({{"banks"},
+                  "gemmscope: --pattern = (none): give exactly one of --pattern NAME (see --list) or --addresses A0,A1,..."});
+  expect_refused({{"banks", "--pattern", "x", "--base", "-16"}, "gemmscope: --base = -16 must be >= 0"});
+}
+
+// Parse errors found by CLI11 (unknown names, missing or malformed values).
+TEST_F(CliErrors, CommandLineSyntax) {
+  expect_refused({{"frobnicate"}, "gemmscope: 'frobnicate' is not a subcommand; see gemmscope --help"});
+  expect_refused({{"desc", "encode"}, "gemmscope: --arch is required; see --help"});
+  expect_refused({{"desc", "encode", "--arch", "sm90", "--start", "abc"},
+                  "gemmscope: Could not convert: --start = abc; see --help"});
+  expect_refused({{"desc", "encode", "--arch", "sm90", "--no-such-option"},
+                  "gemmscope: The following argument was not expected: --no-such-option; see --help"});
+}
+
+// CLI11 alone reads "010" as octal 8 and saturates numbers past 64 bits; main.cpp
+// refuses both for every integer option, so no typed number is read as another.
+TEST_F(CliErrors, IntegerSpelling) {
+  expect_refused({{"swizzle", "--mode", "none", "--offset", "010"},
+                  "gemmscope: --offset: 010 must be written without leading zeros (decimal), or as 0x... (hex); see "
+                  "--help"});
+  expect_refused({{"desc", "encode", "--arch", "sm90", "--start", "-0016"},
+                  "gemmscope: --start: -0016 must be written without leading zeros (decimal), or as 0x... (hex); see "
+                  "--help"});
+  expect_refused({{"swizzle", "--mode", "none", "--offset", "99999999999999999999"},
+                  "gemmscope: --offset: 99999999999999999999 is outside the 64-bit integer range; see --help"});
+  expect_refused({{"desc", "encode", "--arch", "sm90", "--start", "-9223372036854775809"},
+                  "gemmscope: --start: -9223372036854775809 is outside the 64-bit integer range; see --help"});
+#ifdef GEMMSCOPE_CLI
+  // Zero, plain decimals and 0x hex still read as written: swizzle none maps an offset to itself.
+  for (const auto& [typed, value] : std::vector<std::pair<std::string, std::string>>{
+           {"0", "0"}, {"10", "10"}, {"0x10", "16"}, {"9223372036854775807", "9223372036854775807"}}) {
+    std::string out;
+    FILE* pipe = popen((shell_quote(GEMMSCOPE_CLI) + " swizzle --mode none --offset " + typed).c_str(), "r");
+    ASSERT_NE(pipe, nullptr);
+    std::array<char, 256> buffer;
+    size_t got;
+    while ((got = fread(buffer.data(), 1, buffer.size(), pipe)) > 0) out.append(buffer.data(), got);
+    EXPECT_EQ(WEXITSTATUS(pclose(pipe)), 0) << typed;
+    EXPECT_EQ(out, value + "\n") << typed;
+  }
+#endif
+}
+
+#ifdef GEMMSCOPE_CLI
+// Without the kernels, "check" is not a subcommand (and `check --help` would print the root's help).
+bool has_gpu_commands() {
+  return run_cli({"check", "--no-such-option"}).stderr_text.find("is not a subcommand") == std::string::npos;
+}
+#endif
+
+// check and bench (built with the kernels) refuse names and shapes before they look
+// for a GPU, so these hold on a machine without one.
+TEST_F(CliErrors, KernelNamesAndShapes) {
+#ifdef GEMMSCOPE_CLI
+  if (!has_gpu_commands()) GTEST_SKIP() << "built without the kernels: no check/bench subcommands";
+#endif
+  expect_refused({{"check", "--kernels", "k99"}, "gemmscope: kernel 'k99' is unknown; known kernels: k01, k02",
+                  /*prefix_only=*/true});
+  expect_refused({{"bench", "--kernels", "k01,nope"}, "gemmscope: kernel 'nope' is unknown; known kernels: k01, k02",
+                  /*prefix_only=*/true});
+  const std::string rule = "' must be MxNxK with each size in 1..2^31-1";
+  expect_refused({{"check", "--shapes", "0x64x64"}, "gemmscope: shape '0x64x64" + rule});
+  expect_refused({{"check", "--shapes", "64x64"}, "gemmscope: shape '64x64" + rule});
+  expect_refused({{"bench", "--shapes", "4096x4096x2147483648"}, "gemmscope: shape '4096x4096x2147483648" + rule});
+  expect_refused({{"bench", "--shapes", ","},
+                  "gemmscope: no shapes given: expected a list like 4096x4096x4096,512x8192x5376"});
+}
+
+}  // namespace
