@@ -41,6 +41,25 @@ namespace model = gemmscope::model;
 
 // What a replay found: disagreements fail the test; notes are observations the
 // model does not predict (undefined behaviour, exploratory cases), printed only.
+// Negative controls: a deliberately wrong model variant per probe family. The real
+// replay runs with None; each control must make the hardware traces disagree, which
+// shows that the replay discriminates.
+enum class WrongModel { None, SwizzleOfAnotherMode, TransposeFlipped, ParityInverted, OldPhaseRule, DescriptorSwizzleOfAnotherMode };
+WrongModel g_wrong_model = WrongModel::None;
+
+model::SwizzleMode another_mode(model::SwizzleMode m) {
+  switch (m) {
+    case model::SwizzleMode::B32: return model::SwizzleMode::B64;
+    case model::SwizzleMode::B64: return model::SwizzleMode::B128;
+    case model::SwizzleMode::B128: return model::SwizzleMode::B32;
+    default: return m;  // unswizzled cases stay as they are
+  }
+}
+
+model::AccessCost analyze_with_variant(const model::WarpAccess& a) {
+  return g_wrong_model == WrongModel::OldPhaseRule ? model::analyze(a, model::phases_128_bytes) : model::analyze(a);
+}
+
 struct ReplayReport {
   std::vector<std::string> disagreements;
   std::vector<std::string> notes;
@@ -58,6 +77,7 @@ void replay_tma_case(const GoldenTrace& t, const GoldenCase& c, ReplayReport& re
   const std::string wp = where_of(t, c, "params"), wo = where_of(t, c, "observed");
   model::TmaBox box;
   box.swizzle = model::parse_swizzle_mode(golden_string(c.params, "swizzle", wp));
+  if (g_wrong_model == WrongModel::SwizzleOfAnotherMode) box.swizzle = another_mode(box.swizzle);
   box.rows = static_cast<uint32_t>(golden_int(c.params, "rows", wp));
   box.inner_elems = static_cast<uint32_t>(golden_int(c.params, "inner_elems", wp));
   box.elem_bytes = static_cast<uint32_t>(golden_int(c.params, "elem_bytes", wp));
@@ -139,7 +159,7 @@ void replay_tma_case(const GoldenTrace& t, const GoldenCase& c, ReplayReport& re
 void replay_ldst_case(const GoldenTrace& t, const GoldenCase& c, ReplayReport& report) {
   const std::string wp = where_of(t, c, "params"), wo = where_of(t, c, "observed");
   const uint32_t count = static_cast<uint32_t>(golden_int(c.params, "matrices", wp));
-  const bool trans = c.params.at("trans").get<bool>();
+  const bool trans = c.params.at("trans").get<bool>() != (g_wrong_model == WrongModel::TransposeFlipped);
   const std::vector<int64_t> row_of_lane = golden_int_array(c.params, "row_of_lane", wp, 32);
   const int64_t smem_rows = golden_int(c.params, "smem_rows", wp);
   // Element (matrix, row, col) of the model -> the smem row its address came from.
@@ -213,7 +233,8 @@ void replay_mbarrier_case(const GoldenTrace& t, const GoldenCase& c, ReplayRepor
       } else if (op == "CompleteTx" || op == "BulkCopy") {
         bar->complete_tx(static_cast<uint32_t>(arg));
       } else if (op == "TestWaitParity" || op == "TryWaitParity") {
-        const int64_t want = bar->try_wait_parity(static_cast<uint32_t>(arg)) ? 1 : 0;
+        const uint32_t parity = static_cast<uint32_t>(arg) ^ (g_wrong_model == WrongModel::ParityInverted ? 1u : 0u);
+        const int64_t want = bar->try_wait_parity(parity) ? 1 : 0;
         if (want != got)
           report.disagreements.push_back(at + ": hardware " + std::to_string(got) + ", model " + std::to_string(want) +
                                          " (model state " + bar->to_string() + ")");
@@ -256,7 +277,7 @@ void replay_banks_timing(const GoldenTrace& t, ReplayReport& report) {
   std::vector<std::pair<std::string, std::pair<double, double>>> points;  // name -> (wavefronts, cycles)
   for (const GoldenCase& c : t.cases) {
     if (c.status != CaseStatus::Ok || c.params.value("mode", "timing") != "timing") continue;
-    const int wavefronts = model::analyze(access_of(t, c)).wavefronts;
+    const int wavefronts = analyze_with_variant(access_of(t, c)).wavefronts;
     const double cycles = c.observed.at("w8").at("cycles_per_load").get<double>();
     points.push_back({c.name, {double(wavefronts), cycles}});
     ++report.cases_checked;
@@ -295,7 +316,7 @@ void replay_banks_timing(const GoldenTrace& t, ReplayReport& report) {
 
 void replay_banks_ncu_case(const GoldenTrace& t, const GoldenCase& c, ReplayReport& report) {
   const std::string wo = where_of(t, c, "observed");
-  const model::AccessCost cost = model::analyze(access_of(t, c));
+  const model::AccessCost cost = analyze_with_variant(access_of(t, c));
   const int64_t instructions = golden_int(c.observed, "load_instructions", wo);
   const int64_t wavefronts = golden_int(c.observed, "wavefronts", wo);
   const int64_t conflicts = golden_int(c.observed, "bank_conflicts", wo);
@@ -329,7 +350,7 @@ void replay_wgmma_case(const GoldenTrace& t, const GoldenCase& c, ReplayReport& 
       golden_int_array(c.observed, "elem_offset_bytes", wo, static_cast<long long>(operand.rows) * operand.k_elems);
   ++report.cases_checked;
   try {
-    const model::SmemDescriptorSm90 desc = model::SmemDescriptorSm90::decode(bits);
+    model::SmemDescriptorSm90 desc = model::SmemDescriptorSm90::decode(bits);
     // The probe encodes the descriptor itself: the model's decode must read back its fields.
     const auto field_mismatch = [&](const char* name, int64_t model_value, int64_t param) {
       if (model_value != param)
@@ -344,6 +365,7 @@ void replay_wgmma_case(const GoldenTrace& t, const GoldenCase& c, ReplayReport& 
     if (std::string(model::to_string(desc.swizzle)) != golden_string(c.params, "swizzle", wp))
       report.disagreements.push_back(c.name + ": descriptor swizzle decodes as " +
                                      std::string(model::to_string(desc.swizzle)));
+    if (g_wrong_model == WrongModel::DescriptorSwizzleOfAnotherMode) desc.swizzle = another_mode(desc.swizzle);
     for (uint32_t row = 0; row < operand.rows; ++row)
       for (uint32_t k = 0; k < operand.k_elems; ++k) {
         const int64_t want =
@@ -733,6 +755,30 @@ TEST(GoldenReplay, HardwareTracesAgreeWithTheModel) {
     EXPECT_TRUE(report.disagreements.empty()) << t.probe << " disagrees with the model:\n"
                                               << joined(report.disagreements);
   }
+}
+
+// Each probe family's negative control: the hardware traces must disagree with a
+// deliberately wrong model (and agree again without it, which the test above shows).
+TEST(GoldenReplay, NegativeControlsFailOnTheHardwareTraces) {
+  const std::filesystem::path dir = std::filesystem::path(GEMMSCOPE_SOURCE_DIR) / "traces" / "hw";
+  const std::pair<const char*, WrongModel> controls[] = {
+      {"tma_swizzle", WrongModel::SwizzleOfAnotherMode},   {"ldmatrix_stmatrix", WrongModel::TransposeFlipped},
+      {"mbarrier", WrongModel::ParityInverted},             {"banks_ncu", WrongModel::OldPhaseRule},
+      {"banks_timing", WrongModel::OldPhaseRule},           {"wgmma_desc", WrongModel::DescriptorSwizzleOfAnotherMode}};
+  int checked = 0;
+  for (const auto& [probe, variant] : controls) {
+    const auto path = dir / (std::string(probe) + ".json");
+    if (!std::filesystem::exists(path)) continue;
+    const GoldenTrace t = gemmscope::traces::read_golden(path);
+    g_wrong_model = variant;
+    const ReplayReport wrong = replay(t);
+    g_wrong_model = WrongModel::None;
+    EXPECT_FALSE(wrong.disagreements.empty()) << probe << ": a wrong model still agrees with the hardware";
+    std::printf("negative control %s: %zu disagreements (first: %s)\n", probe, wrong.disagreements.size(),
+                wrong.disagreements.empty() ? "-" : wrong.disagreements.front().c_str());
+    ++checked;
+  }
+  if (checked == 0) GTEST_SKIP() << "no golden traces in " << dir.string();
 }
 
 }  // namespace
