@@ -47,7 +47,9 @@ std::string ladder_chart_svg(const std::vector<ChartBar>& bars, const std::strin
   const double group_w = bar_w * kernels.size() + gap;
   const double width = left + group_w * shapes.size() + 140;
   static const char* colors[] = {"#9e9e9e", "#90caf9", "#42a5f5", "#1e88e5", "#1565c0", "#0d47a1",
-                                 "#66bb6a", "#43a047", "#2e7d32", "#1b5e20", "#ef6c00", "#6a1b9a"};
+                                 "#66bb6a", "#43a047", "#2e7d32", "#1b5e20", "#ef6c00", "#6a1b9a",
+                                 "#8e24aa", "#ab47bc", "#c2185b", "#d84315"};
+  constexpr size_t kColors = sizeof(colors) / sizeof(colors[0]);
   std::string svg;
   char buf[512];
   std::snprintf(buf, sizeof(buf),
@@ -78,7 +80,7 @@ std::string ladder_chart_svg(const std::vector<ChartBar>& bars, const std::strin
                     "y=\"%.1f\" width=\"%.0f\" height=\"%.1f\" fill=\"%s\"/>\n"
                     "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" font-size=\"9\">%.2fx</text>\n",
                     b.kernel.c_str(), b.shape.c_str(), b.tflops, x + 2, base_y - h, bar_w - 4, h,
-                    colors[ki % 12], x + bar_w / 2, base_y - h - 4, b.ratio_to_cublas);
+                    colors[ki % kColors], x + bar_w / 2, base_y - h - 4, b.ratio_to_cublas);
       svg += buf;
     }
     std::snprintf(buf, sizeof(buf), "<text x=\"%.1f\" y=\"%.0f\" text-anchor=\"middle\">%s</text>\n",
@@ -89,7 +91,7 @@ std::string ladder_chart_svg(const std::vector<ChartBar>& bars, const std::strin
     std::snprintf(buf, sizeof(buf),
                   "<rect x=\"%.0f\" y=\"%.0f\" width=\"12\" height=\"12\" fill=\"%s\"/><text x=\"%.0f\" "
                   "y=\"%.0f\">%s</text>\n",
-                  width - 120, 50 + 18.0 * k, colors[k % 12], width - 102, 60 + 18.0 * k, kernels[k].c_str());
+                  width - 120, 50 + 18.0 * k, colors[k % kColors], width - 102, 60 + 18.0 * k, kernels[k].c_str());
     svg += buf;
   }
   svg += "<text x=\"60\" y=\"410\" fill=\"#555\">bar label: ratio to cuBLAS (time_cuBLAS / time_kernel) in the same run</text>\n";
