@@ -40,6 +40,16 @@ int64_t int_member(const json& obj, std::string_view key, const std::string& sou
   return v.get<int64_t>();
 }
 
+// A JSON integer read into an `int` field: refused, not wrapped, when it does not fit.
+int int32_member(const json& obj, std::string_view key, const std::string& source, const std::string& path) {
+  const json& v = member(obj, key, source, path);
+  const bool fits = v.is_number_unsigned() ? v.get<uint64_t>() <= 2147483647u
+                                           : v.is_number_integer() && v.get<int64_t>() >= -2147483648LL &&
+                                                 v.get<int64_t>() <= 2147483647LL;
+  if (v.is_number_integer() && !fits) fail(source, path + std::string(key) + " = " + shown(v), "must fit a 32-bit int");
+  return static_cast<int>(int_member(obj, key, source, path));
+}
+
 std::string string_member(const json& obj, std::string_view key, const std::string& source, const std::string& path) {
   const json& v = member(obj, key, source, path);
   if (!v.is_string()) fail(source, path + std::string(key) + " = " + shown(v), "must be a string");
@@ -146,7 +156,7 @@ GoldenTrace golden_from_json(const json& doc, const std::string& source) {
   const std::string format = string_member(doc, "format", source, "");
   if (format != kGoldenFormatName)
     fail(source, "format = \"" + format + "\"", "must be \"" + std::string(kGoldenFormatName) + "\"");
-  t.schema_version = static_cast<int>(int_member(doc, "schema_version", source, ""));
+  t.schema_version = int32_member(doc, "schema_version", source, "");
   if (t.schema_version < 1 || t.schema_version > kGoldenSchemaVersion)
     fail(source, "schema_version = " + std::to_string(t.schema_version),
          "is not supported by this reader (1.." + std::to_string(kGoldenSchemaVersion) + ")");
@@ -164,19 +174,19 @@ GoldenTrace golden_from_json(const json& doc, const std::string& source) {
   if (!gpu.is_object()) fail(source, "gpu", "must be an object");
   t.gpu.name = string_member(gpu, "name", source, "gpu.");
   if (t.gpu.name.empty()) fail(source, "gpu.name", "must not be empty");
-  t.gpu.compute_major = static_cast<int>(int_member(gpu, "compute_major", source, "gpu."));
-  t.gpu.compute_minor = static_cast<int>(int_member(gpu, "compute_minor", source, "gpu."));
+  t.gpu.compute_major = int32_member(gpu, "compute_major", source, "gpu.");
+  t.gpu.compute_minor = int32_member(gpu, "compute_minor", source, "gpu.");
   if (t.gpu.compute_major < 1 || t.gpu.compute_minor < 0)
     fail(source, "gpu.compute_major = " + std::to_string(t.gpu.compute_major), "must be a compute capability >= 1.0");
   const std::string cc = string_member(gpu, "compute_capability", source, "gpu.");
   if (cc != std::to_string(t.gpu.compute_major) + "." + std::to_string(t.gpu.compute_minor))
     fail(source, "gpu.compute_capability = \"" + cc + "\"", "must agree with compute_major.compute_minor");
-  t.gpu.driver_version = static_cast<int>(int_member(gpu, "driver_version", source, "gpu."));
-  t.gpu.runtime_version = static_cast<int>(int_member(gpu, "runtime_version", source, "gpu."));
+  t.gpu.driver_version = int32_member(gpu, "driver_version", source, "gpu.");
+  t.gpu.runtime_version = int32_member(gpu, "runtime_version", source, "gpu.");
   if (t.gpu.driver_version <= 0 || t.gpu.runtime_version <= 0)
     fail(source, "gpu.driver_version/runtime_version", "must be positive CUDA version numbers");
-  t.gpu.sm_count = static_cast<int>(int_member(gpu, "sm_count", source, "gpu."));
-  t.gpu.clock_khz = static_cast<int>(int_member(gpu, "clock_khz", source, "gpu."));
+  t.gpu.sm_count = int32_member(gpu, "sm_count", source, "gpu.");
+  t.gpu.clock_khz = int32_member(gpu, "clock_khz", source, "gpu.");
   t.date = string_member(doc, "date", source, "");
   // YYYY-MM-DDTHH:MM:SSZ
   const bool date_ok = t.date.size() == 20 && t.date[4] == '-' && t.date[7] == '-' && t.date[10] == 'T' &&
@@ -230,7 +240,7 @@ GoldenTrace read_golden(const std::filesystem::path& path) {
   json doc;
   try {
     doc = json::parse(in);
-  } catch (const json::parse_error& e) {
+  } catch (const json::exception& e) {  // parse_error, and out_of_range for numbers like 1e400
     throw GoldenError(source + ": not valid JSON: " + e.what());
   }
   return golden_from_json(doc, source);

@@ -11,10 +11,8 @@
 // read as version 1 and accepted, and gpu.sm_count = 4294967428 as 132: a value that
 // does not fit must be refused with the field and the rule, not wrapped into another.
 //
-// traces/src/golden.cpp belongs to the probes helper; the fix (refuse int fields
-// outside the int range in golden_from_json) is reported to the lead. These tests
-// are DISABLED_ until then; enable them with the fix (and set
-// kGoldenIntTruncationFixed in verify/fuzz/fuzz_golden.cpp).
+// Both are fixed in traces/src/golden.cpp (int fields outside the int range are
+// refused; any nlohmann exception while parsing becomes a GoldenError).
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
@@ -49,14 +47,14 @@ std::string refusal(const json& doc) {
 
 TEST(RegressionGoldenIntRange, ValidTraceIsAccepted) { EXPECT_EQ(refusal(valid_trace()), "(accepted)"); }
 
-TEST(RegressionGoldenIntRange, DISABLED_SchemaVersionPastIntIsRefused) {
+TEST(RegressionGoldenIntRange, SchemaVersionPastIntIsRefused) {
   json doc = valid_trace();
   doc["schema_version"] = 4294967297LL;  // 2^32 + 1: wraps to 1 in an int
   EXPECT_NE(refusal(doc), "(accepted)");
   EXPECT_NE(refusal(doc).find("schema_version = 4294967297"), std::string::npos) << refusal(doc);
 }
 
-TEST(RegressionGoldenIntRange, DISABLED_GpuFieldsPastIntAreRefused) {
+TEST(RegressionGoldenIntRange, GpuFieldsPastIntAreRefused) {
   for (const char* key : {"compute_major", "compute_minor", "driver_version", "runtime_version", "sm_count",
                           "clock_khz"}) {
     json doc = valid_trace();
@@ -69,7 +67,7 @@ TEST(RegressionGoldenIntRange, DISABLED_GpuFieldsPastIntAreRefused) {
   }
 }
 
-TEST(RegressionGoldenReader, DISABLED_NumberPastDoubleRangeIsAGoldenError) {
+TEST(RegressionGoldenReader, NumberPastDoubleRangeIsAGoldenError) {
   const auto dir = std::filesystem::temp_directory_path() / "gemmscope_regression_golden";
   std::filesystem::create_directories(dir);
   const auto path = dir / "tma_swizzle.json";
