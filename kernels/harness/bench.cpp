@@ -11,6 +11,7 @@
 #include <numeric>
 #include <sstream>
 
+#include "gemmscope/sm100.hpp"
 #include "harness/harness.hpp"
 
 #ifndef GEMMSCOPE_GIT_COMMIT
@@ -163,6 +164,15 @@ BenchReport run_bench(const BenchOptions& opt) {
       Entry e{name, {}, {}, {}};
       if (name == "cublas") {
         e.run = [&](const GemmOperands& ops) { cublas.run(ops, stream); };
+      } else if (name == "sm100") {
+        // The Blackwell kernel refuses any GPU but compute capability 10.0 with a
+        // message that becomes this row's note ("this kernel needs compute capability 10.0; found 9.0").
+        e.note = sm100::can_implement(static_cast<int>(s.m), static_cast<int>(s.n), static_cast<int>(s.k), bufs[0].a,
+                                      bufs[0].b, bufs[0].c);
+        e.run = [&s, &stream](const GemmOperands& ops) {
+          sm100::launch_gemm(ops.a, ops.b, ops.c, static_cast<int>(s.m), static_cast<int>(s.n), static_cast<int>(s.k),
+                             stream);
+        };
       } else {
         const KernelInfo* info = nullptr;
         try {

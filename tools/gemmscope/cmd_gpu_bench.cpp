@@ -33,7 +33,7 @@ std::vector<std::string> split(const std::string& s) {
 const gemmscope::cli::Registration reg{"bench", [](CLI::App& app) {
   auto args = std::make_shared<BenchArgs>();
   CLI::App* cmd = app.add_subcommand("bench", "Time ladder kernels and cuBLAS interleaved (median of CUDA events, ratio to cuBLAS)");
-  cmd->add_option("--kernels", args->kernels, "comma-separated: k01..k04, auto, cublas")->capture_default_str();
+  cmd->add_option("--kernels", args->kernels, "comma-separated: ladder names (k01..k09 and variants), auto, cublas, sm100 (Blackwell only)")->capture_default_str();
   cmd->add_option("--shapes", args->shapes, "comma-separated MxNxK")->capture_default_str();
   cmd->add_option("--warmup", args->warmup, "untimed rounds per shape")->check(CLI::Range(0, 1000))->capture_default_str();
   cmd->add_option("--repeats", args->repeats, "timed rounds per shape")->check(CLI::Range(1, 100000))->capture_default_str();
@@ -44,7 +44,7 @@ const gemmscope::cli::Registration reg{"bench", [](CLI::App& app) {
     gemmscope::harness::BenchOptions opt;
     opt.kernels = split(args->kernels);
     for (const auto& k : opt.kernels)
-      if (k != "cublas" && k != "auto") gemmscope::find_kernel(k);  // unknown names fail before any GPU work
+      if (k != "cublas" && k != "auto" && k != "sm100") gemmscope::find_kernel(k);  // unknown names fail before any GPU work
     opt.shapes = gemmscope::harness::parse_shapes(args->shapes);
     // Bad names and shapes are refused (status 2) before looking for a GPU (status 3).
     std::string why;
