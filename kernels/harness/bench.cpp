@@ -12,7 +12,10 @@
 #include <sstream>
 
 #include "gemmscope/sm100.hpp"
+#include "gemmscope/tuned.hpp"
+#include "harness/cublas.hpp"
 #include "harness/harness.hpp"
+#include "sm90/ladder.hpp"
 
 #ifndef GEMMSCOPE_GIT_COMMIT
 #define GEMMSCOPE_GIT_COMMIT "unknown"
@@ -20,64 +23,6 @@
 
 namespace gemmscope::harness {
 namespace {
-
-void check_cublas(cublasStatus_t s, const char* what) {
-  if (s != CUBLAS_STATUS_SUCCESS) throw std::runtime_error(std::string(what) + ": cuBLAS status " + std::to_string(s));
-}
-
-// C[M,N] = A[M,K] B[N,K]^T in cuBLAS's column-major terms: C^T (N x M) = B (N x K) * A^T,
-// i.e. the "TN" GEMM with m=N, n=M, k=K on the same row-major buffers.
-class Cublas {
- public:
-  Cublas() {
-    check_cublas(cublasLtCreate(&handle_), "cublasLtCreate");
-    check_cuda(cudaMalloc(&workspace_, kWorkspace), "cuBLAS workspace");
-  }
-  ~Cublas() {
-    cudaFree(workspace_);
-    cublasLtDestroy(handle_);
-  }
-  void prepare(const GemmShape& s) {
-    release();
-    check_cublas(cublasLtMatmulDescCreate(&op_, CUBLAS_COMPUTE_32F, CUDA_R_32F), "matmul desc");
-    const cublasOperation_t ta = CUBLAS_OP_T, tb = CUBLAS_OP_N;
-    cublasLtMatmulDescSetAttribute(op_, CUBLASLT_MATMUL_DESC_TRANSA, &ta, sizeof(ta));
-    cublasLtMatmulDescSetAttribute(op_, CUBLASLT_MATMUL_DESC_TRANSB, &tb, sizeof(tb));
-    check_cublas(cublasLtMatrixLayoutCreate(&la_, CUDA_R_16BF, s.k, s.n, s.k), "layout A");
-    check_cublas(cublasLtMatrixLayoutCreate(&lb_, CUDA_R_16BF, s.k, s.m, s.k), "layout B");
-    check_cublas(cublasLtMatrixLayoutCreate(&lc_, CUDA_R_16BF, s.n, s.m, s.n), "layout C");
-    cublasLtMatmulPreference_t pref;
-    check_cublas(cublasLtMatmulPreferenceCreate(&pref), "preference");
-    cublasLtMatmulPreferenceSetAttribute(pref, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, &kWorkspace,
-                                         sizeof(kWorkspace));
-    int found = 0;
-    check_cublas(cublasLtMatmulAlgoGetHeuristic(handle_, op_, la_, lb_, lc_, lc_, pref, 1, &heuristic_, &found),
-                 "heuristic");
-    cublasLtMatmulPreferenceDestroy(pref);
-    if (found == 0) throw std::runtime_error("cuBLASLt found no algorithm");
-  }
-  void run(const GemmOperands& ops, cudaStream_t stream) {
-    const float alpha = 1.f, beta = 0.f;
-    check_cublas(cublasLtMatmul(handle_, op_, &alpha, ops.b, la_, ops.a, lb_, &beta, ops.c, lc_, ops.c, lc_,
-                                &heuristic_.algo, workspace_, kWorkspace, stream),
-                 "cublasLtMatmul");
-  }
-
- private:
-  void release() {
-    if (op_) cublasLtMatmulDescDestroy(op_);
-    if (la_) cublasLtMatrixLayoutDestroy(la_);
-    if (lb_) cublasLtMatrixLayoutDestroy(lb_);
-    if (lc_) cublasLtMatrixLayoutDestroy(lc_);
-    op_ = nullptr, la_ = lb_ = lc_ = nullptr;
-  }
-  static constexpr size_t kWorkspace = size_t{32} << 20;
-  cublasLtHandle_t handle_ = nullptr;
-  cublasLtMatmulDesc_t op_ = nullptr;
-  cublasLtMatrixLayout_t la_ = nullptr, lb_ = nullptr, lc_ = nullptr;
-  cublasLtMatmulHeuristicResult_t heuristic_{};
-  void* workspace_ = nullptr;
-};
 
 std::string shell_line(const char* cmd) {
   std::unique_ptr<FILE, int (*)(FILE*)> pipe(popen(cmd, "r"), pclose);
@@ -106,28 +51,39 @@ struct BufferSet {
 
 }  // namespace
 
-BenchReport run_bench(const BenchOptions& opt) {
-  BenchReport report;
+BenchEnvironment collect_environment() {
+  BenchEnvironment env;
   cudaDeviceProp prop{};
   check_cuda(cudaGetDeviceProperties(&prop, 0), "cudaGetDeviceProperties");
   int driver = 0, runtime = 0;
   cudaDriverGetVersion(&driver);
   cudaRuntimeGetVersion(&runtime);
-  report.env.gpu = prop.name;
-  report.env.sm_count = prop.multiProcessorCount;
-  report.env.l2_bytes = prop.l2CacheSize;
-  report.env.driver = shell_line("nvidia-smi --query-gpu=driver_version --format=csv,noheader 2>/dev/null | head -1") +
-                      " (CUDA " + std::to_string(driver / 1000) + "." + std::to_string(driver % 1000 / 10) + ")";
-  report.env.cuda_runtime = std::to_string(runtime / 1000) + "." + std::to_string(runtime % 1000 / 10);
+  env.gpu = prop.name;
+  env.sm_count = prop.multiProcessorCount;
+  env.l2_bytes = prop.l2CacheSize;
+  env.driver = shell_line("nvidia-smi --query-gpu=driver_version --format=csv,noheader 2>/dev/null | head -1") +
+               " (CUDA " + std::to_string(driver / 1000) + "." + std::to_string(driver % 1000 / 10) + ")";
+  env.cuda_runtime = std::to_string(runtime / 1000) + "." + std::to_string(runtime % 1000 / 10);
   const char* commit = std::getenv("GEMMSCOPE_COMMIT");
-  report.env.commit = commit ? commit : GEMMSCOPE_GIT_COMMIT;
+  env.commit = commit ? commit : GEMMSCOPE_GIT_COMMIT;
   {
     const std::time_t now = std::time(nullptr);
     char buf[64];
     std::strftime(buf, sizeof(buf), "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));
-    report.env.date = buf;
+    env.date = buf;
   }
-  report.env.sm_clock_before_mhz = sm_clock_mhz();
+  env.sm_clock_before_mhz = sm_clock_mhz();
+  return env;
+}
+
+double median_of(const std::vector<float>& v) { return percentile(v, 0.5); }
+std::string current_sm_clock_mhz() { return sm_clock_mhz(); }
+
+BenchReport run_bench(const BenchOptions& opt) {
+  BenchReport report;
+  report.env = collect_environment();
+  cudaDeviceProp prop{};
+  check_cuda(cudaGetDeviceProperties(&prop, 0), "cudaGetDeviceProperties");
 
   Cublas cublas;
   cudaStream_t stream;
@@ -157,11 +113,12 @@ BenchReport run_bench(const BenchOptions& opt) {
       std::function<void(const GemmOperands&)> run;
       std::vector<float> times;
       std::string note;
+      std::string detail;
       bool slow_warm = false;  // one warm-up round took over 100 ms: skip the rest of the warm-up
     };
     std::vector<Entry> entries;
     for (const std::string& name : opt.kernels) {
-      Entry e{name, {}, {}, {}};
+      Entry e{name, {}, {}, {}, {}};
       if (name == "cublas") {
         e.run = [&](const GemmOperands& ops) { cublas.run(ops, stream); };
       } else if (name == "sm100") {
@@ -173,6 +130,29 @@ BenchReport run_bench(const BenchOptions& opt) {
           sm100::launch_gemm(ops.a, ops.b, ops.c, static_cast<int>(s.m), static_cast<int>(s.n), static_cast<int>(s.k),
                              stream);
         };
+      } else if (name == "auto") {
+        // What gemmscope::gemm runs by default: k10 with the tuning cache's or the
+        // heuristic's configuration, else the ladder's fallback.
+        const GemmOperands probe{bufs[0].a, bufs[0].b, bufs[0].c};
+        try {
+          const KernelInfo& k = select_kernel(s, probe);
+          e.detail = k.name;
+          if (k.name == "k10") {
+            const TunedChoice c = choose(s);
+            e.detail = "k10:" + tune::to_string(c.config) + " (" + c.source + ")";
+          }
+        } catch (const std::exception& err) {
+          e.note = err.what();
+        }
+        e.run = [&s, &stream](const GemmOperands& ops) { gemm(s, ops, stream, "auto"); };
+      } else if (name.rfind("k10:", 0) == 0) {
+        const GemmOperands probe{bufs[0].a, bufs[0].b, bufs[0].c};
+        try {
+          e.note = sm90::k10::can_implement(tune::parse_config(name.substr(4)), s, probe);
+        } catch (const std::exception& err) {
+          e.note = err.what();
+        }
+        e.run = [&s, &stream, cfg = name.substr(4)](const GemmOperands& ops) { gemm_config(cfg, s, ops, stream); };
       } else {
         const KernelInfo* info = nullptr;
         try {
@@ -231,6 +211,8 @@ BenchReport run_bench(const BenchOptions& opt) {
       row.shape = s;
       row.buffer_sets = sets;
       row.note = e.note;
+      row.detail = e.detail;
+      row.label = shape_index - 1 < opt.labels.size() ? opt.labels[shape_index - 1] : "";
       if (!e.times.empty()) {
         row.median_ms = percentile(e.times, 0.5);
         row.min_ms = *std::min_element(e.times.begin(), e.times.end());
@@ -271,13 +253,13 @@ std::string json_escape(const std::string& s) {
 std::string BenchReport::to_csv() const {
   std::ostringstream os;
   os << "kernel,m,n,k,median_ms,min_ms,max_ms,spread_pct,tflops,ratio_to_cublas,buffer_sets,gpu,driver,cuda_runtime,"
-        "sm_clock_before_mhz,sm_clock_after_mhz,commit,date,note\n";
+        "sm_clock_before_mhz,sm_clock_after_mhz,commit,date,label,detail,note\n";
   for (const auto& r : rows)
     os << r.kernel << ',' << r.shape.m << ',' << r.shape.n << ',' << r.shape.k << ',' << r.median_ms << ','
        << r.min_ms << ',' << r.max_ms << ',' << r.spread_pct << ',' << r.tflops << ',' << r.ratio_to_cublas << ','
        << r.buffer_sets << ",\"" << env.gpu << "\",\"" << env.driver << "\"," << env.cuda_runtime << ','
-       << env.sm_clock_before_mhz << ',' << env.sm_clock_after_mhz << ',' << env.commit << ',' << env.date << ",\""
-       << r.note << "\"\n";
+       << env.sm_clock_before_mhz << ',' << env.sm_clock_after_mhz << ',' << env.commit << ',' << env.date << ','
+       << r.label << ",\"" << r.detail << "\",\"" << r.note << "\"\n";
   return os.str();
 }
 
@@ -294,10 +276,38 @@ std::string BenchReport::to_json() const {
        << ", \"k\": " << r.shape.k << ", \"median_ms\": " << r.median_ms << ", \"min_ms\": " << r.min_ms
        << ", \"max_ms\": " << r.max_ms << ", \"spread_pct\": " << r.spread_pct << ", \"tflops\": " << r.tflops
        << ", \"ratio_to_cublas\": " << r.ratio_to_cublas << ", \"buffer_sets\": " << r.buffer_sets
-       << ", \"note\": \"" << json_escape(r.note) << "\"}" << (i + 1 < rows.size() ? "," : "") << "\n";
+       << ", \"label\": \"" << json_escape(r.label) << "\", \"detail\": \"" << json_escape(r.detail)
+       << "\", \"note\": \"" << json_escape(r.note) << "\"}" << (i + 1 < rows.size() ? "," : "") << "\n";
   }
+  os << "  ],\n  \"summary\": [\n";
+  const auto sums = summary();
+  for (size_t i = 0; i < sums.size(); ++i)
+    os << "    {\"kernel\": \"" << json_escape(sums[i].kernel) << "\", \"shapes\": " << sums[i].shapes
+       << ", \"geomean_ratio_to_cublas\": " << sums[i].geomean_ratio << ", \"min_ratio_to_cublas\": "
+       << sums[i].min_ratio << ", \"min_shape\": \"" << sums[i].min_shape << "\"}" << (i + 1 < sums.size() ? "," : "")
+       << "\n";
   os << "  ]\n}\n";
   return os.str();
+}
+
+std::vector<BenchSummary> BenchReport::summary() const {
+  std::vector<BenchSummary> out;
+  std::vector<double> log_sums;
+  for (const auto& r : rows) {
+    if (r.kernel == "cublas" || r.ratio_to_cublas <= 0) continue;
+    auto it = std::find_if(out.begin(), out.end(), [&](const BenchSummary& b) { return b.kernel == r.kernel; });
+    if (it == out.end()) {
+      out.push_back(BenchSummary{r.kernel, 0, 0, 1e300, {}});
+      log_sums.push_back(0);
+      it = out.end() - 1;
+    }
+    const size_t i = static_cast<size_t>(it - out.begin());
+    ++it->shapes;
+    log_sums[i] += std::log(r.ratio_to_cublas);
+    if (r.ratio_to_cublas < it->min_ratio) it->min_ratio = r.ratio_to_cublas, it->min_shape = shape_str(r.shape);
+  }
+  for (size_t i = 0; i < out.size(); ++i) out[i].geomean_ratio = std::exp(log_sums[i] / out[i].shapes);
+  return out;
 }
 
 std::string BenchReport::to_table() const {
@@ -311,9 +321,21 @@ std::string BenchReport::to_table() const {
       os << r.kernel << " " << shape_str(r.shape) << " skipped: " << r.note << "\n";
       continue;
     }
-    std::snprintf(line, sizeof(line), "%-8s %-18s %10.4f %9.1f %8.1f %9.3f\n", r.kernel.c_str(),
+    std::snprintf(line, sizeof(line), "%-8s %-18s %10.4f %9.1f %8.1f %9.3f", r.kernel.c_str(),
                   shape_str(r.shape).c_str(), r.median_ms, r.tflops, r.spread_pct, r.ratio_to_cublas);
     os << line;
+    if (!r.label.empty()) os << "  " << r.label;
+    if (!r.detail.empty()) os << "  " << r.detail;
+    os << "\n";
+  }
+  const auto sums = summary();
+  if (!sums.empty() && rows.size() > sums.size() + 1) {
+    os << "summary (ratio to cuBLAS over the shapes each kernel ran):\n";
+    for (const auto& b : sums) {
+      std::snprintf(line, sizeof(line), "  %-8s shapes %3d  geomean %.3f  min %.3f at %s\n", b.kernel.c_str(),
+                    b.shapes, b.geomean_ratio, b.min_ratio, b.min_shape.c_str());
+      os << line;
+    }
   }
   return os.str();
 }

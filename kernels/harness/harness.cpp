@@ -1,9 +1,11 @@
 #include "harness/harness.hpp"
 
 #include "gemmscope/shape_parse.hpp"
+#include "sm90/ladder.hpp"
 
 #include <Eigen/Dense>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <random>
@@ -25,12 +27,25 @@ bool gpu_available(std::string* why) {
 HostProblem HostProblem::random(const GemmShape& shape, uint64_t seed) {
   HostProblem p;
   p.shape = shape;
-  std::mt19937_64 rng(seed);
-  std::normal_distribution<float> normal(0.f, 1.f);
   p.a.resize(static_cast<size_t>(shape.m * shape.k));
   p.b.resize(static_cast<size_t>(shape.n * shape.k));
-  for (auto& x : p.a) x = __float2bfloat16_rn(normal(rng));
-  for (auto& x : p.b) x = __float2bfloat16_rn(normal(rng));
+  // Chunks of 2^18 elements, each from its own generator seeded by (seed, operand,
+  // chunk): the same values for a seed whatever the thread count, and generated in
+  // parallel (the LLM shapes' weights are up to 470M elements).
+  constexpr size_t kChunk = size_t{1} << 18;
+  auto fill = [&](std::vector<bf16>& v, uint64_t operand) {
+    const int64_t chunks = static_cast<int64_t>((v.size() + kChunk - 1) / kChunk);
+#pragma omp parallel for schedule(static)
+    for (int64_t c = 0; c < chunks; ++c) {
+      std::seed_seq seq{seed, operand, static_cast<uint64_t>(c)};
+      std::mt19937_64 rng(seq);
+      std::normal_distribution<float> normal(0.f, 1.f);
+      const size_t end = std::min(v.size(), static_cast<size_t>(c + 1) * kChunk);
+      for (size_t i = static_cast<size_t>(c) * kChunk; i < end; ++i) v[i] = __float2bfloat16_rn(normal(rng));
+    }
+  };
+  fill(p.a, 0);
+  fill(p.b, 1);
   return p;
 }
 
@@ -113,18 +128,26 @@ CaseResult run_case(const std::string& kernel, const HostProblem& p, const Refer
   r.shape = p.shape;
   r.kernel = kernel;
   DeviceProblem d(p);
-  const KernelInfo& info = kernel == "auto" ? select_kernel(p.shape, d.operands()) : find_kernel(kernel);
   r.refusal = validate_problem(p.shape, d.operands());
-  if (r.refusal.empty()) r.refusal = info.can_implement(p.shape, d.operands());
+  // "k10:<configuration>": one configuration of the tunable kernel.
+  const bool config = kernel.rfind("k10:", 0) == 0;
+  tune::KernelConfig cfg;
+  if (config) cfg = tune::parse_config(kernel.substr(4));
+  static const KernelInfo none{};
+  const KernelInfo& info =
+      config ? none : kernel == "auto" ? select_kernel(p.shape, d.operands()) : find_kernel(kernel);
+  if (r.refusal.empty())
+    r.refusal = config ? sm90::k10::can_implement(cfg, p.shape, d.operands()) : info.can_implement(p.shape, d.operands());
   if (!r.refusal.empty()) return r;
   d.poison_c();
   cudaEvent_t start, stop;
   check_cuda(cudaEventCreate(&start), "event");
   check_cuda(cudaEventCreate(&stop), "event");
   check_cuda(cudaEventRecord(start), "event record");
-  info.launch(p.shape, d.operands(), nullptr);
+  if (config) sm90::k10::launch(cfg, p.shape, d.operands(), nullptr);
+  else info.launch(p.shape, d.operands(), nullptr);
   check_cuda(cudaEventRecord(stop), "event record");
-  check_cuda(cudaDeviceSynchronize(), ("kernel " + info.name + " execution").c_str());
+  check_cuda(cudaDeviceSynchronize(), ("kernel " + kernel + " execution").c_str());
   float ms = 0;
   cudaEventElapsedTime(&ms, start, stop);
   cudaEventDestroy(start);

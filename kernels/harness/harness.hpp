@@ -73,6 +73,7 @@ CaseResult run_case(const std::string& kernel, const HostProblem& p, const Refer
 struct BenchOptions {
   std::vector<std::string> kernels;  // ladder names and "cublas"
   std::vector<GemmShape> shapes;
+  std::vector<std::string> labels;   // optional, one per shape ("llama3-8b/qkv" from a shape set)
   int warmup = 5;
   int repeats = 30;
   uint64_t seed = 1;
@@ -85,6 +86,15 @@ struct BenchRow {
   double tflops = 0, ratio_to_cublas = 0;                       // ratio = cublas_time / time (>1 faster)
   int buffer_sets = 0;
   std::string note;                                             // refusal or error
+  std::string label;                                            // the shape's name in a shape set
+  std::string detail;                                           // "auto": what it dispatched to
+};
+// Per kernel over all shapes it ran: geometric mean and minimum of the ratio to cuBLAS.
+struct BenchSummary {
+  std::string kernel;
+  int shapes = 0;
+  double geomean_ratio = 0, min_ratio = 0;
+  std::string min_shape;
 };
 struct BenchEnvironment {
   std::string gpu, driver, cuda_runtime, sm_clock_before_mhz, sm_clock_after_mhz, commit, date;
@@ -94,11 +104,16 @@ struct BenchEnvironment {
 struct BenchReport {
   BenchEnvironment env;
   std::vector<BenchRow> rows;
+  std::vector<BenchSummary> summary() const;
   std::string to_csv() const;
   std::string to_json() const;
   std::string to_table() const;  // one line per (kernel, shape)
 };
 BenchReport run_bench(const BenchOptions& options);
+// GPU, SMs, L2, driver, runtime, SM clock now, commit, date.
+BenchEnvironment collect_environment();
+std::string current_sm_clock_mhz();
+double median_of(const std::vector<float>& v);
 
 // "4096x4096x4096,512x8192x5376" -> shapes; throws GemmError naming the bad item.
 std::vector<GemmShape> parse_shapes(const std::string& text);

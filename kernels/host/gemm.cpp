@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include "gemmscope/tuned.hpp"
 #include "sm90/ladder.hpp"
 
 namespace gemmscope {
@@ -81,6 +82,10 @@ const std::vector<KernelInfo>& sm90_kernels() {
        sm90::k09::can_implement, sm90::k09::launch_no_cluster},
       {"k09", "kernels/sm90/k09_block_swizzle.cu", "grouped zig-zag tile order (group 8), static schedule",
        sm90::k09::can_implement, sm90::k09::launch},
+      {"k10", "kernels/sm90/k10_tunable.cuh",
+       "autotuned: tile, stages, warpgroups, cluster, schedule, block swizzle, split-K chosen per shape "
+       "(tuning cache, else heuristic)",
+       sm90::k10::can_implement_chosen, sm90::k10::launch_chosen},
   };
   return kernels;
 }
@@ -90,7 +95,8 @@ const KernelInfo& find_kernel(const std::string& name) {
     if (k.name == name) return k;
   std::string known;
   for (const auto& k : sm90_kernels()) known += (known.empty() ? "" : ", ") + k.name;
-  throw GemmError("kernel '" + name + "' is unknown; known kernels: " + known + ", auto");
+  throw GemmError("kernel '" + name + "' is unknown; known kernels: " + known +
+                  ", auto, k10:<configuration> (e.g. k10:128x256x64.s4.wg2.c2x1.static.g0.sk1)");
 }
 
 const KernelInfo& select_kernel(const GemmShape& shape, const GemmOperands& ops) {
@@ -102,6 +108,7 @@ const KernelInfo& select_kernel(const GemmShape& shape, const GemmOperands& ops)
 }
 
 void gemm(const GemmShape& shape, const GemmOperands& ops, cudaStream_t stream, const std::string& kernel) {
+  if (kernel.rfind("k10:", 0) == 0) return gemm_config(kernel.substr(4), shape, ops, stream);
   if (auto why = validate_problem(shape, ops); !why.empty()) throw GemmError(why);
   const KernelInfo& k = kernel == "auto" ? select_kernel(shape, ops) : find_kernel(kernel);
   if (auto why = k.can_implement(shape, ops); !why.empty()) throw GemmError(k.name + ": " + why);

@@ -1,6 +1,7 @@
 #pragma once
 // The Hopper ladder's launchers, one namespace per kernel file.
 #include "gemmscope/gemm.hpp"
+#include "tune/config.hpp"
 
 #define GEMMSCOPE_DECLARE_KERNEL(ns)                                                   \
   namespace gemmscope::sm90::ns {                                                      \
@@ -34,6 +35,16 @@ void launch_no_cluster(const GemmShape& shape, const GemmOperands& ops, cudaStre
 void launch_with_group(const GemmShape& shape, const GemmOperands& ops, cudaStream_t stream, uint32_t group,
                        bool dynamic);
 }  // namespace gemmscope::sm90::k09
+
+// k10: the tunable kernel. A configuration (tune/config.hpp) names a compiled
+// instance plus the run-time group and split-K; the registry's "k10" runs the
+// configuration the tuning cache or the heuristic chooses (gemmscope/tuned.hpp).
+namespace gemmscope::sm90::k10 {
+std::string can_implement(const tune::KernelConfig& c, const GemmShape& shape, const GemmOperands& ops);
+void launch(const tune::KernelConfig& c, const GemmShape& shape, const GemmOperands& ops, cudaStream_t stream);
+std::string can_implement_chosen(const GemmShape& shape, const GemmOperands& ops);
+void launch_chosen(const GemmShape& shape, const GemmOperands& ops, cudaStream_t stream);
+}  // namespace gemmscope::sm90::k10
 
 namespace gemmscope::sm90 {
 // Rules shared by the TMA kernels: K-major operands with 16-byte row strides and

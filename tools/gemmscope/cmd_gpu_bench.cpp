@@ -1,9 +1,13 @@
 // gemmscope bench: the ladder and cuBLAS interleaved on the same rotating
 // buffers; one line per (kernel, shape); CSV and JSON with the environment.
 #include <fstream>
+#include <memory>
+
+#include "gemmscope/tuned.hpp"
 
 #include "command.hpp"
 #include "harness/harness.hpp"
+#include "shapes_arg.hpp"
 
 namespace {
 
@@ -11,7 +15,7 @@ struct BenchArgs {
   std::string kernels = "k01,k02,k03,k04,cublas";
   std::string shapes = "4096x4096x4096,8192x8192x8192";
   int warmup = 5, repeats = 30;
-  std::string csv, json;
+  std::string csv, json, cache;
   bool quiet = false;
 };
 
@@ -33,8 +37,9 @@ std::vector<std::string> split(const std::string& s) {
 const gemmscope::cli::Registration reg{"bench", [](CLI::App& app) {
   auto args = std::make_shared<BenchArgs>();
   CLI::App* cmd = app.add_subcommand("bench", "Time ladder kernels and cuBLAS interleaved (median of CUDA events, ratio to cuBLAS)");
-  cmd->add_option("--kernels", args->kernels, "comma-separated: ladder names (k01..k09 and variants), auto, cublas, sm100 (Blackwell only)")->capture_default_str();
-  cmd->add_option("--shapes", args->shapes, "comma-separated MxNxK")->capture_default_str();
+  cmd->add_option("--kernels", args->kernels, "comma-separated: ladder names (k01..k10 and variants), auto (what gemmscope::gemm runs: k10 via the tuning cache $GEMMSCOPE_TUNE_CACHE, else its heuristic), k10:<configuration>, cublas, sm100 (Blackwell only)")->capture_default_str();
+  cmd->add_option("--shapes", args->shapes, "comma-separated MxNxK, or a shape-set file (CSV model,layer,m,n,k; e.g. bench/shapes/llm_projections.csv)")->capture_default_str();
+  cmd->add_option("--tune-cache", args->cache, "tuning cache for auto/k10 (default: $GEMMSCOPE_TUNE_CACHE)");
   cmd->add_option("--warmup", args->warmup, "untimed rounds per shape")->check(CLI::Range(0, 1000))->capture_default_str();
   cmd->add_option("--repeats", args->repeats, "timed rounds per shape")->check(CLI::Range(1, 100000))->capture_default_str();
   cmd->add_option("--csv", args->csv, "write the rows as CSV to this file");
@@ -43,15 +48,30 @@ const gemmscope::cli::Registration reg{"bench", [](CLI::App& app) {
   cmd->callback([args] {
     gemmscope::harness::BenchOptions opt;
     opt.kernels = split(args->kernels);
-    for (const auto& k : opt.kernels)
-      if (k != "cublas" && k != "auto" && k != "sm100") gemmscope::find_kernel(k);  // unknown names fail before any GPU work
-    opt.shapes = gemmscope::harness::parse_shapes(args->shapes);
+    for (const auto& k : opt.kernels) {
+      if (k.rfind("k10:", 0) == 0) gemmscope::tune::parse_config(k.substr(4));  // malformed configurations fail early
+      else if (k != "cublas" && k != "auto" && k != "sm100") gemmscope::find_kernel(k);  // unknown names fail before any GPU work
+    }
+    for (const auto& ns : gemmscope::cli::shapes_arg(args->shapes)) {
+      opt.shapes.push_back({ns.m, ns.n, ns.k});
+      opt.labels.push_back(gemmscope::cli::shape_label(ns));
+    }
+    // Output files are tried before the run (in append mode: an existing file is
+    // kept until the new report replaces it), so a bad path fails in a second.
+    auto try_out = [](const std::string& path, const char* what) {
+      if (path.empty()) return;
+      if (!std::ofstream(path, std::ios::app))
+        throw std::invalid_argument(std::string(what) + " '" + path + "' cannot be opened for writing");
+    };
+    try_out(args->csv, "--csv");
+    try_out(args->json, "--json");
     // Bad names and shapes are refused (status 2) before looking for a GPU (status 3).
     std::string why;
     if (!gemmscope::harness::gpu_available(&why)) {
       std::fprintf(stderr, "gemmscope bench: no usable CUDA device (%s); bench needs the GPU\n", why.c_str());
       std::exit(3);
     }
+    if (!args->cache.empty()) gemmscope::use_tune_cache(args->cache);
     opt.warmup = args->warmup;
     opt.repeats = args->repeats;
     opt.progress = !args->quiet;
@@ -61,8 +81,13 @@ const gemmscope::cli::Registration reg{"bench", [](CLI::App& app) {
                 report.env.cuda_runtime.c_str(), report.env.sm_clock_before_mhz.c_str(),
                 report.env.sm_clock_after_mhz.c_str(), report.env.commit.c_str(), report.env.date.c_str());
     std::printf("%s", report.to_table().c_str());
-    if (!args->csv.empty()) std::ofstream(args->csv) << report.to_csv();
-    if (!args->json.empty()) std::ofstream(args->json) << report.to_json();
+    auto write = [](const std::string& path, const std::string& text) {
+      if (path.empty()) return;
+      std::ofstream f(path);
+      if (!(f << text)) throw std::runtime_error("writing '" + path + "' failed");
+    };
+    write(args->csv, report.to_csv());
+    write(args->json, report.to_json());
   });
 }};
 

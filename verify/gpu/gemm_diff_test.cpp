@@ -8,7 +8,11 @@
 #include <cstdlib>
 #include <cstring>
 
+#include <algorithm>
+#include <cctype>
+
 #include "harness/harness.hpp"
+#include "tune/config.hpp"
 
 namespace gemmscope {
 namespace {
@@ -80,6 +84,75 @@ TEST(GemmDiff, K09BlockSwizzleStatic) { REQUIRE_GPU(); property("k09", true, tru
 TEST(GemmDiff, K09BlockSwizzleNoCluster) { REQUIRE_GPU(); property("k09_c1", true, true); }
 TEST(GemmDiff, K09BlockSwizzleDynamic) { REQUIRE_GPU(); property("k09_dyn", true, true); }
 // gemmscope::gemm's dispatch on any shape, K and N not multiples of 8 included.
+// k10, the tunable kernel: every compiled instance, plain and with the grouped
+// tile order, with and without split-K (the split count is drawn per case: 2..8,
+// at most one split per 64-wide k-block), against Eigen.
+class K10Instances : public testing::TestWithParam<int> {};
+TEST_P(K10Instances, MatchesEigen) {
+  REQUIRE_GPU();
+  const tune::KernelConfig base = tune::compiled_instances().at(GetParam());
+  const bool ok = rc::check(tune::to_string(base) + " matches Eigen", [&] {
+    GemmShape s;
+    s.m = *dimension();
+    s.n = *multiple_of_8();
+    s.k = *multiple_of_8();
+    tune::KernelConfig c = base;
+    c.group = *rc::gen::element(0, 0, 1, 2, 8);
+    const int64_t k_blocks = (s.k + 63) / 64;
+    c.splits = static_cast<int>(*rc::gen::inRange<int64_t>(1, std::min<int64_t>(8, k_blocks) + 1));
+    check_case("k10:" + tune::to_string(c), s, *rc::gen::arbitrary<uint64_t>());
+  });
+  EXPECT_TRUE(ok);
+}
+INSTANTIATE_TEST_SUITE_P(GemmDiff, K10Instances,
+                         testing::Range(0, static_cast<int>(tune::compiled_instances().size())),
+                         [](const testing::TestParamInfo<int>& info) {
+                           std::string name = tune::to_string(tune::compiled_instances().at(info.param));
+                           for (char& ch : name)
+                             if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
+                           return name;
+                         });
+
+// Split-K and the grouped order on shapes where they matter: few output tiles and
+// a long K (the shapes the tuner picks split-K for), ragged in M.
+TEST(GemmDiff, K10SplitKLongK) {
+  REQUIRE_GPU();
+  uint64_t seed = 4242;
+  for (const auto& base : tune::compiled_instances())
+    for (const int splits : {1, 3, 8})
+      for (const GemmShape s : {GemmShape{100, 264, 4096}, GemmShape{129, 512, 2056}}) {
+        tune::KernelConfig c = base;
+        c.splits = splits;
+        c.group = splits == 3 ? 2 : 0;
+        const HostProblem p = HostProblem::random(s, seed++);
+        const auto r = harness::run_case("k10:" + tune::to_string(c), p, harness::reference_gemm(p));
+        ASSERT_TRUE(r.ran) << r.refusal;
+        EXPECT_TRUE(r.cmp.ok) << tune::to_string(c) << " " << s.m << "x" << s.n << "x" << s.k << ": "
+                              << r.cmp.summary();
+      }
+}
+
+// Split-K is deterministic too: the reduction sums the splits in a fixed order.
+TEST(GemmDiff, K10SplitKDeterministic) {
+  REQUIRE_GPU();
+  const GemmShape s{300, 520, 3000};
+  const HostProblem p = HostProblem::random(s, 5);
+  harness::DeviceProblem d(p);
+  for (const auto& base : tune::compiled_instances()) {
+    tune::KernelConfig c = base;
+    c.splits = 5;
+    std::vector<bf16> first;
+    for (int run = 0; run < 3; ++run) {
+      d.poison_c();
+      gemm(s, d.operands(), nullptr, "k10:" + tune::to_string(c));
+      check_cuda(cudaDeviceSynchronize(), "split-K determinism run");
+      auto out = d.download_c();
+      if (run == 0) first = out;
+      else EXPECT_EQ(0, std::memcmp(first.data(), out.data(), out.size() * sizeof(bf16))) << tune::to_string(c);
+    }
+  }
+}
+
 TEST(GemmDiff, AutoAnyShape) { REQUIRE_GPU(); property("auto", false, false); }
 
 // Fixed shapes every run: tiny, LLM-like, square.
@@ -163,6 +236,9 @@ TEST(GemmDiff, RefusesBadInput) {
   expect_error(s, {nullptr, d.operands().b, d.operands().c}, "auto", "A is a null pointer");
   expect_error(s, {d.operands().a, d.operands().b, const_cast<bf16*>(d.operands().a)}, "auto", "C overlaps A");
   expect_error(s, d.operands(), "k99", "unknown");
+  expect_error(s, d.operands(), "k10:128x256x64.s9.wg2.c2x1.static.g0.sk1", "not a compiled instance");
+  expect_error(s, d.operands(), "k10:128x256x64.s4.wg2.c2x1.static.g0.sk2", "split-K = 2 exceeds");
+  expect_error({64, 64, 60}, d.operands(), "k10", "K = 60");
 }
 
 }  // namespace

@@ -48,9 +48,10 @@ const KernelInfo& find_kernel(const std::string& name);
 // A or B); empty when fine.
 std::string validate_problem(const GemmShape& shape, const GemmOperands& ops);
 
-// Runs the product with `kernel` ("auto": the fastest kernel that can implement
-// the shape, falling back to slower ones where TMA's alignment rules forbid the
-// fast path). Throws GemmError on refused input; launch errors as std::runtime_error.
+// Runs the product with `kernel` ("auto": the autotuned k10 where it can implement
+// the shape, with the configuration from the tuning cache or the heuristic
+// (gemmscope/tuned.hpp), falling back down the ladder where TMA's alignment rules
+// forbid it; "k10:<configuration>": one configuration of the tunable kernel). Throws GemmError on refused input; launch errors as std::runtime_error.
 void gemm(const GemmShape& shape, const GemmOperands& ops, cudaStream_t stream = nullptr,
           const std::string& kernel = "auto");
 

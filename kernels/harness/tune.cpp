@@ -1,0 +1,445 @@
+// gemmscope tune (harness/tune.hpp): the parent process orchestrates and keeps the
+// cache; a forked child per shape does all the CUDA work and reports line by line
+// through a pipe:
+//   env <gpu> <cuda> <driver> <sms>     run <config>           (before each launch)
+//   ok <config> <median_ms>            fail <config> <reason>
+//   cublas <median_ms>                 nogpu <why>
+// Fields are tab-separated; reasons have tabs and newlines replaced.
+#include "harness/tune.hpp"
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <map>
+#include <random>
+#include <set>
+#include <sstream>
+#include <stdexcept>
+
+#include "gemmscope/tuned.hpp"
+#include "harness/cublas.hpp"
+#include "harness/harness.hpp"
+#include "sm90/ladder.hpp"
+#include "tune/cache.hpp"
+#include "tune/config.hpp"
+
+namespace gemmscope::harness {
+namespace {
+
+std::string clean(std::string s) {
+  for (char& c : s)
+    if (c == '\t' || c == '\n' || c == '\r') c = ' ';
+  return s;
+}
+
+std::vector<std::string> fields(const std::string& line) {
+  std::vector<std::string> out;
+  std::string cur;
+  for (char c : line) {
+    if (c == '\t') {
+      out.push_back(cur);
+      cur.clear();
+    } else {
+      cur += c;
+    }
+  }
+  out.push_back(cur);
+  return out;
+}
+
+// ---- child: the CUDA side of one shape --------------------------------------
+
+// Sampled double-precision reference: rows {0, M-1, 6 random} x every column and
+// columns {0, N-1, 6 random} x every row, with harness::compare's bound
+// |c - r| <= 2^-8 |r| + K 2^-23 sum|a b|; NaN/Inf fail.
+struct Samples {
+  std::vector<int64_t> rows, cols;
+  std::vector<double> row_ref, row_abs, col_ref, col_abs;  // [rows.size()][N], [cols.size()][M]
+};
+
+Samples sample_reference(const HostProblem& p, uint64_t seed) {
+  const GemmShape s = p.shape;
+  Samples out;
+  std::mt19937_64 rng(seed ^ 0x5eed);
+  auto pick = [&](int64_t extent) {
+    std::set<int64_t> chosen{0, extent - 1};
+    for (int i = 0; i < 6; ++i) chosen.insert(static_cast<int64_t>(rng() % static_cast<uint64_t>(extent)));
+    return std::vector<int64_t>(chosen.begin(), chosen.end());
+  };
+  out.rows = pick(s.m);
+  out.cols = pick(s.n);
+  std::vector<double> a(p.a.size()), b(p.b.size());
+  for (size_t i = 0; i < a.size(); ++i) a[i] = __bfloat162float(p.a[i]);
+  for (size_t i = 0; i < b.size(); ++i) b[i] = __bfloat162float(p.b[i]);
+  auto dot = [&](int64_t r, int64_t c, double& ref, double& abs) {
+    const double* x = &a[static_cast<size_t>(r * s.k)];
+    const double* y = &b[static_cast<size_t>(c * s.k)];
+    double acc = 0, acc_abs = 0;
+    for (int64_t k = 0; k < s.k; ++k) acc += x[k] * y[k], acc_abs += std::abs(x[k] * y[k]);
+    ref = acc, abs = acc_abs;
+  };
+  out.row_ref.resize(out.rows.size() * s.n);
+  out.row_abs.resize(out.row_ref.size());
+  out.col_ref.resize(out.cols.size() * s.m);
+  out.col_abs.resize(out.col_ref.size());
+#pragma omp parallel for schedule(dynamic, 64)
+  for (int64_t i = 0; i < static_cast<int64_t>(out.rows.size()) * s.n; ++i)
+    dot(out.rows[i / s.n], i % s.n, out.row_ref[i], out.row_abs[i]);
+#pragma omp parallel for schedule(dynamic, 64)
+  for (int64_t i = 0; i < static_cast<int64_t>(out.cols.size()) * s.m; ++i)
+    dot(i % s.m, out.cols[i / s.m], out.col_ref[i], out.col_abs[i]);
+  return out;
+}
+
+// Empty when C (on the device) matches the samples.
+std::string check_samples(const GemmShape& s, const bf16* c, const Samples& smp) {
+  const double k_term = static_cast<double>(s.k) * std::ldexp(1.0, -23);
+  int64_t bad = 0, checked = 0;
+  std::string first;
+  auto test = [&](double got, double want, double abs, int64_t r, int64_t col) {
+    ++checked;
+    const double bound = std::ldexp(std::abs(want), -8) + k_term * abs + 1e-30;
+    if (!std::isfinite(got) || std::abs(got - want) > bound) {
+      if (bad++ == 0) {
+        std::ostringstream os;
+        os << "C[" << r << "][" << col << "] = " << got << ", expected " << want << " (bound " << bound << ")";
+        first = os.str();
+      }
+    }
+  };
+  std::vector<bf16> row(static_cast<size_t>(s.n)), col(static_cast<size_t>(s.m));
+  for (size_t i = 0; i < smp.rows.size(); ++i) {
+    check_cuda(cudaMemcpy(row.data(), c + smp.rows[i] * s.n, s.n * 2, cudaMemcpyDeviceToHost), "tune check row");
+    for (int64_t j = 0; j < s.n; ++j)
+      test(__bfloat162float(row[j]), smp.row_ref[i * s.n + j], smp.row_abs[i * s.n + j], smp.rows[i], j);
+  }
+  for (size_t i = 0; i < smp.cols.size(); ++i) {
+    check_cuda(cudaMemcpy2D(col.data(), 2, c + smp.cols[i], s.n * 2, 2, s.m, cudaMemcpyDeviceToHost), "tune check col");
+    for (int64_t j = 0; j < s.m; ++j)
+      test(__bfloat162float(col[j]), smp.col_ref[i * s.m + j], smp.col_abs[i * s.m + j], j, smp.cols[i]);
+  }
+  if (bad == 0) return {};
+  return "wrong result: " + std::to_string(bad) + " of " + std::to_string(checked) + " sampled elements out of bound, first " +
+         first;
+}
+
+bool context_alive() {
+  cudaGetLastError();
+  return cudaDeviceSynchronize() == cudaSuccess;
+}
+
+int tune_child(const tune::NamedShape& ns, const std::set<std::string>& excluded, const TuneOptions& opt,
+               uint64_t seed, FILE* out) {
+  auto say = [&](const std::string& line) {
+    std::fputs((line + "\n").c_str(), out);
+    std::fflush(out);
+  };
+  std::string why;
+  if (!gpu_available(&why)) {
+    say("nogpu\t" + clean(why));
+    return 3;
+  }
+  const GemmShape s{ns.m, ns.n, ns.k};
+  cudaDeviceProp prop{};
+  check_cuda(cudaGetDeviceProperties(&prop, 0), "properties");
+  const tune::TuneKey key = tune_key_here(s);
+  say("env\t" + clean(key.gpu) + "\t" + clean(key.cuda) + "\t" + clean(key.driver) + "\t" +
+      std::to_string(prop.multiProcessorCount));
+
+  std::vector<tune::KernelConfig> list;
+  for (const auto& c : tune::candidates({s.m, s.n, s.k}, prop.multiProcessorCount)) {
+    const std::string name = tune::to_string(c);
+    if (excluded.count(name)) continue;
+    if (!opt.only.empty() && std::find(opt.only.begin(), opt.only.end(), name) == opt.only.end()) continue;
+    list.push_back(c);
+  }
+  say("count\t" + std::to_string(list.size()));
+
+  const HostProblem p = HostProblem::random(s, seed);
+  const Samples smp = sample_reference(p, seed);
+  struct Set {
+    bf16 *a = nullptr, *b = nullptr, *c = nullptr;
+  };
+  const size_t set_bytes = static_cast<size_t>((s.m * s.k + s.n * s.k + s.m * s.n) * 2);
+  const int sets = static_cast<int>(std::max<size_t>(2, (3 * static_cast<size_t>(prop.l2CacheSize)) / set_bytes + 1));
+  std::vector<Set> bufs(sets);
+  for (auto& b : bufs) {
+    check_cuda(cudaMalloc(&b.a, p.a.size() * 2), "tune A");
+    check_cuda(cudaMalloc(&b.b, p.b.size() * 2), "tune B");
+    check_cuda(cudaMalloc(&b.c, static_cast<size_t>(s.m * s.n) * 2), "tune C");
+    check_cuda(cudaMemcpy(b.a, p.a.data(), p.a.size() * 2, cudaMemcpyHostToDevice), "tune upload A");
+    check_cuda(cudaMemcpy(b.b, p.b.data(), p.b.size() * 2, cudaMemcpyHostToDevice), "tune upload B");
+  }
+  cudaStream_t stream;
+  check_cuda(cudaStreamCreate(&stream), "stream");
+  Cublas cublas;
+  cublas.prepare(s);
+
+  // 1. Correctness on set 0 (C poisoned with NaN first).
+  struct Candidate {
+    tune::KernelConfig config;
+    std::string name;
+    std::vector<float> times;
+  };
+  std::vector<Candidate> alive;
+  const GemmOperands ops0{bufs[0].a, bufs[0].b, bufs[0].c};
+  for (const auto& c : list) {
+    const std::string name = tune::to_string(c);
+    if (auto refusal = sm90::k10::can_implement(c, s, ops0); !refusal.empty()) {
+      say("fail\t" + name + "\t" + clean(refusal));
+      continue;
+    }
+    say("run\t" + name);
+    std::string failure;
+    try {
+      check_cuda(cudaMemsetAsync(bufs[0].c, 0xFF, static_cast<size_t>(s.m * s.n) * 2, stream), "poison C");
+      sm90::k10::launch(c, s, ops0, stream);
+      check_cuda(cudaStreamSynchronize(stream), "running it");
+      failure = check_samples(s, bufs[0].c, smp);
+    } catch (const std::exception& e) {
+      failure = e.what();
+    }
+    if (!failure.empty()) {
+      say("fail\t" + name + "\t" + clean(failure));
+      if (!context_alive()) return 4;  // the parent restarts this shape without it
+      continue;
+    }
+    alive.push_back({c, name, {}});
+  }
+
+  // 2. Timing: every round runs cuBLAS and each surviving candidate twice, back to
+  // back, rotating through the buffer sets; median of the timed rounds' events.
+  cudaEvent_t ev[4];
+  for (auto& e : ev) check_cuda(cudaEventCreate(&e), "event");
+  std::vector<float> cublas_times;
+  int slot = 0;
+  auto time_two = [&](auto&& run, std::vector<float>* sink) {
+    for (int i = 0; i < 2; ++i) {
+      const Set& b = bufs[slot];
+      slot = (slot + 1) % sets;
+      check_cuda(cudaEventRecord(ev[2 * i], stream), "event");
+      run(GemmOperands{b.a, b.b, b.c});
+      check_cuda(cudaEventRecord(ev[2 * i + 1], stream), "event");
+    }
+    check_cuda(cudaEventSynchronize(ev[3]), "timing");
+    for (int i = 0; i < 2 && sink; ++i) {
+      float ms = 0;
+      check_cuda(cudaEventElapsedTime(&ms, ev[2 * i], ev[2 * i + 1]), "elapsed");
+      sink->push_back(ms);
+    }
+  };
+  std::vector<bool> dropped(alive.size(), false);
+  for (int round = 0; round < opt.warmup + opt.repeats; ++round) {
+    const bool timed = round >= opt.warmup;
+    time_two([&](const GemmOperands& o) { cublas.run(o, stream); }, timed ? &cublas_times : nullptr);
+    for (size_t i = 0; i < alive.size(); ++i) {
+      if (dropped[i]) continue;
+      say("run\t" + alive[i].name);
+      try {
+        time_two([&](const GemmOperands& o) { sm90::k10::launch(alive[i].config, s, o, stream); },
+                 timed ? &alive[i].times : nullptr);
+      } catch (const std::exception& e) {
+        say("fail\t" + alive[i].name + "\t" + clean(e.what()));
+        dropped[i] = true;
+        if (!context_alive()) return 4;
+      }
+    }
+  }
+  say("cublas\t" + std::to_string(median_of(cublas_times)));
+  for (size_t i = 0; i < alive.size(); ++i)
+    if (!dropped[i]) say("ok\t" + alive[i].name + "\t" + std::to_string(median_of(alive[i].times)));
+  return 0;
+}
+
+// ---- parent ------------------------------------------------------------------
+
+std::string fmt_duration(double seconds) {
+  if (!(seconds >= 0) || seconds > 86400 * 7) return "?";
+  const int s = static_cast<int>(seconds + 0.5);
+  char buf[32];
+  if (s >= 3600) std::snprintf(buf, sizeof(buf), "%dh%02dm", s / 3600, s / 60 % 60);
+  else std::snprintf(buf, sizeof(buf), "%dm%02ds", s / 60, s % 60);
+  return buf;
+}
+
+std::string today() {
+  const std::time_t now = std::time(nullptr);
+  char buf[32];
+  std::strftime(buf, sizeof(buf), "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));
+  return buf;
+}
+
+}  // namespace
+
+std::vector<TuneShapeOutcome> run_tune(const TuneOptions& opt) {
+  tune::TuneCache cache = tune::load_tune_cache(opt.cache_path);  // corrupt: throws before any work
+  std::vector<TuneShapeOutcome> outcomes;
+  // Work estimate for the time left: flops x candidates per shape (candidates known
+  // once the first child has said how many SMs there are).
+  int sms = 0;
+  auto shape_work = [&](const tune::NamedShape& ns) {
+    const double flops = 2.0 * ns.m * ns.n * ns.k;
+    const double n = sms > 0 ? static_cast<double>(tune::candidates({ns.m, ns.n, ns.k}, sms).size()) : 20.0;
+    return flops * std::max(1.0, n) + 5e9;  // + fixed cost per shape (inputs, reference)
+  };
+  const auto start = std::chrono::steady_clock::now();
+  double done_work = 0;
+
+  for (size_t si = 0; si < opt.shapes.size(); ++si) {
+    const tune::NamedShape& ns = opt.shapes[si];
+    TuneShapeOutcome outcome{ns, {}, 0, 0, 0, 0};
+    std::set<std::string> excluded;
+    std::map<std::string, std::string> failures;
+    std::map<std::string, double> ok;
+    tune::TuneKey key;
+    double cublas_ms = 0;
+    int count = 0;
+    std::set<std::string> touched;  // configurations checked so far (progress)
+    const std::string label = ns.model + "/" + ns.layer + " " + std::to_string(ns.m) + "x" + std::to_string(ns.n) +
+                              "x" + std::to_string(ns.k);
+    for (int attempt = 0;; ++attempt) {
+      int fds[2];
+      if (pipe(fds) != 0) throw std::runtime_error(std::string("tune: pipe: ") + std::strerror(errno));
+      std::fflush(nullptr);
+      const pid_t pid = fork();
+      if (pid < 0) throw std::runtime_error(std::string("tune: fork: ") + std::strerror(errno));
+      if (pid == 0) {
+        close(fds[0]);
+        if (opt.skip_tuned && attempt == 0) {
+          // Asked in the child: the key needs CUDA, which the parent never touches.
+          FILE* out = fdopen(fds[1], "w");
+          int code = 0;
+          try {
+            if (gpu_available() && cache.find(tune_key_here({ns.m, ns.n, ns.k}))) {
+              std::fprintf(out, "skip\n");
+              std::fflush(out);
+              _exit(0);
+            }
+          } catch (...) {
+            code = 0;
+          }
+          // Not cached: fall through to tuning in this child.
+          try {
+            code = tune_child(ns, excluded, opt, opt.seed + si, out);
+          } catch (const std::exception& e) {
+            std::fprintf(out, "fatal\t%s\n", clean(e.what()).c_str());
+            code = 4;
+          }
+          std::fflush(out);
+          _exit(code);
+        }
+        FILE* out = fdopen(fds[1], "w");
+        int code = 5;
+        try {
+          code = tune_child(ns, excluded, opt, opt.seed + si, out);
+        } catch (const std::exception& e) {
+          std::fprintf(out, "fatal\t%s\n", clean(e.what()).c_str());
+          std::fflush(out);
+          code = 4;
+        }
+        std::fflush(out);
+        _exit(code);
+      }
+      close(fds[1]);
+      FILE* in = fdopen(fds[0], "r");
+      std::string running, fatal;
+      int runs_seen = 0;
+      char* line = nullptr;
+      size_t cap = 0;
+      ssize_t len;
+      while ((len = getline(&line, &cap, in)) > 0) {
+        std::string l(line, static_cast<size_t>(len));
+        if (!l.empty() && l.back() == '\n') l.pop_back();
+        const auto f = fields(l);
+        if (f[0] == "skip") {
+          outcome.skipped = true;
+        } else if (f[0] == "env" && f.size() >= 5) {
+          key.gpu = f[1], key.cuda = f[2], key.driver = f[3];
+          sms = std::atoi(f[4].c_str());
+        } else if (f[0] == "count" && f.size() >= 2) {
+          count = std::atoi(f[1].c_str()) + static_cast<int>(failures.size());
+        } else if (f[0] == "run" && f.size() >= 2) {
+          running = f[1];
+          touched.insert(f[1]);
+          ++runs_seen;
+        } else if (f[0] == "fail" && f.size() >= 3) {
+          touched.insert(f[1]);
+          failures[f[1]] = f[2];
+          excluded.insert(f[1]);
+          running.clear();
+        } else if (f[0] == "ok" && f.size() >= 3) {
+          ok[f[1]] = std::atof(f[2].c_str());
+        } else if (f[0] == "cublas" && f.size() >= 2) {
+          cublas_ms = std::atof(f[1].c_str());
+        } else if (f[0] == "nogpu") {
+          fatal = "no usable CUDA device (" + (f.size() > 1 ? f[1] : std::string("?")) + "); tune needs the GPU";
+        } else if (f[0] == "fatal") {
+          fatal = f.size() > 1 ? f[1] : "unknown error";
+        }
+        if (opt.progress && (f[0] == "run" || f[0] == "fail")) {
+          const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+          double total_work = 0;
+          for (const auto& x : opt.shapes) total_work += shape_work(x);
+          const int done_here = static_cast<int>(touched.size());
+          const double expected_runs = static_cast<double>(count) * (1 + opt.warmup + opt.repeats);
+          const double frac_shape = count > 0 ? std::min(1.0, runs_seen / expected_runs) : 0.0;
+          const double done = done_work + frac_shape * shape_work(ns);
+          const double eta = done > 0 && elapsed > 2 ? elapsed * (total_work - done) / done : -1;
+          const int width = 20, filled = static_cast<int>(width * done / total_work);
+          std::fprintf(stderr, "\r[tune] %zu/%zu [%s%s] %-40s %3d configs checked, %s left   ", si + 1,
+                       opt.shapes.size(), std::string(std::max(0, filled), '#').c_str(),
+                       std::string(std::max(0, width - filled), '.').c_str(), label.c_str(), done_here,
+                       fmt_duration(eta).c_str());
+        }
+      }
+      std::free(line);
+      std::fclose(in);
+      int status = 0;
+      waitpid(pid, &status, 0);
+      if (WIFEXITED(status) && WEXITSTATUS(status) == 0) break;
+      if (!fatal.empty() && running.empty()) throw std::runtime_error("tune " + label + ": " + fatal);
+      if (WIFEXITED(status) && WEXITSTATUS(status) == 3) throw std::runtime_error(fatal);
+      if (running.empty() || attempt > 64)
+        throw std::runtime_error("tune " + label + ": the worker process failed (" +
+                                 (WIFSIGNALED(status) ? "signal " + std::to_string(WTERMSIG(status))
+                                                      : "exit " + std::to_string(WEXITSTATUS(status))) +
+                                 ")" + (fatal.empty() ? "" : ": " + fatal));
+      // The configuration in flight took the process (or its CUDA context) down.
+      if (!failures.count(running))
+        failures[running] = "the CUDA context was lost while it ran" + (fatal.empty() ? "" : ": " + fatal);
+      excluded.insert(running);
+      ok.clear();
+    }
+    done_work += shape_work(ns);
+    if (outcome.skipped) {
+      if (opt.progress) std::fprintf(stderr, "\r[tune] %zu/%zu %s: in the cache already, skipped\n", si + 1,
+                                     opt.shapes.size(), label.c_str());
+      outcomes.push_back(outcome);
+      continue;
+    }
+
+    key.kernel_version = tune::kKernelVersion;
+    key.m = ns.m, key.n = ns.n, key.k = ns.k;
+    for (const auto& [config, reason] : failures) cache.add_failure(tune::TuneFailure{key, config, reason});
+    outcome.failed = static_cast<int>(failures.size());
+    outcome.timed = static_cast<int>(ok.size());
+    outcome.cublas_ms = cublas_ms;
+    if (!ok.empty()) {
+      const auto best = std::min_element(ok.begin(), ok.end(), [](auto& a, auto& b) { return a.second < b.second; });
+      outcome.best = best->first;
+      outcome.best_ms = best->second;
+      cache.upsert(tune::TuneEntry{key, best->first, best->second, cublas_ms, outcome.timed, today()});
+    }
+    tune::save_tune_cache(opt.cache_path, cache);
+    if (opt.progress) std::fprintf(stderr, "\n");
+    outcomes.push_back(outcome);
+  }
+  return outcomes;
+}
+
+}  // namespace gemmscope::harness

@@ -1,0 +1,41 @@
+#pragma once
+// gemmscope tune: every candidate configuration of k10 (tune::candidates) timed
+// per shape, interleaved with cuBLASLt on the same rotating buffers (as bench),
+// after a correctness check against a double-precision reference on sampled rows
+// and columns. Results go to the tuning cache (tune/cache.hpp), saved after every
+// shape, atomically.
+//
+// Each shape is tuned in a child process: a configuration that kills the CUDA
+// context (an illegal address, a trap) is recorded as a failure and the shape is
+// tuned again without it, so no configuration can end the sweep.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "tune/shape_set.hpp"
+
+namespace gemmscope::harness {
+
+struct TuneOptions {
+  std::vector<tune::NamedShape> shapes;
+  std::string cache_path;              // read (if present), updated and rewritten after each shape
+  std::vector<std::string> only;       // if non-empty: only these configurations (printed form)
+  int warmup = 2, repeats = 10;        // interleaved rounds per shape, 2 launches per candidate per round
+  uint64_t seed = 1;
+  bool progress = true;
+  bool skip_tuned = false;             // leave shapes that already have an entry for this GPU/CUDA/driver/version
+};
+
+struct TuneShapeOutcome {
+  tune::NamedShape shape;
+  std::string best;                    // empty when no configuration passed
+  double best_ms = 0, cublas_ms = 0;
+  int timed = 0, failed = 0;
+  bool skipped = false;                // skip_tuned and the cache had it
+};
+
+// Returns one outcome per shape; throws std::runtime_error when no GPU is usable
+// (the message says why) or the cache cannot be read or written.
+std::vector<TuneShapeOutcome> run_tune(const TuneOptions& options);
+
+}  // namespace gemmscope::harness

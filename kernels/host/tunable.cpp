@@ -1,0 +1,225 @@
+// The host side of k10_tunable: configuration checks, tensor maps, the split-K
+// workspace and dynamic-schedule counter, the instance table, and the choice of a
+// configuration for "k10"/"auto" (tuning cache, else the heuristic).
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <map>
+#include <mutex>
+#include <sstream>
+#include <utility>
+
+#include "gemmscope/gemm.hpp"
+#include "gemmscope/tuned.hpp"
+#include "host/tensor_map.hpp"
+#include "sm90/k10_tunable.hpp"
+#include "sm90/ladder.hpp"
+#include "tune/cache.hpp"
+
+namespace gemmscope::sm90::k10 {
+namespace {
+
+LaunchFn launcher(int row) {
+  switch (row % kParts) {
+    case 0: return part0_launcher(row);
+    case 1: return part1_launcher(row);
+    default: return part2_launcher(row);
+  }
+}
+
+// Per (device, stream) device scratch that outlives launches: the dynamic
+// schedule's counter and the split-K workspace (grown on demand, kept).
+struct Scratch {
+  uint32_t* counter = nullptr;
+  float* partial = nullptr;
+  size_t partial_bytes = 0;
+};
+Scratch& scratch(cudaStream_t stream) {
+  static std::mutex mutex;
+  static std::map<std::pair<int, cudaStream_t>, Scratch> all;
+  int device = 0;
+  check_cuda(cudaGetDevice(&device), "k10 device");
+  const std::lock_guard<std::mutex> lock(mutex);
+  return all[{device, stream}];
+}
+
+int sm_count() {
+  int device = 0, sms = 0;
+  check_cuda(cudaGetDevice(&device), "k10 device");
+  check_cuda(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device), "k10 SM count");
+  return sms;
+}
+
+tune::Shape to_tune(const GemmShape& s) { return {s.m, s.n, s.k}; }
+
+}  // namespace
+
+std::string can_implement(const tune::KernelConfig& c, const GemmShape& shape, const GemmOperands& ops) {
+  if (tune::instance_index(c) < 0) return "configuration " + tune::to_string(c) + " is not a compiled instance";
+  if (auto why = tma_operand_rules(shape, ops); !why.empty()) return why;
+  if (reinterpret_cast<uintptr_t>(ops.c) % 16 != 0) return "C must be 16-byte aligned for k10's TMA store";
+  return tune::shape_rules(c, to_tune(shape));
+}
+
+void launch(const tune::KernelConfig& c, const GemmShape& s, const GemmOperands& ops, cudaStream_t stream) {
+  const int row = tune::instance_index(c);
+  if (row < 0) throw GemmError("configuration " + tune::to_string(c) + " is not a compiled instance");
+  const tune::Decomposition d = tune::decompose(c, to_tune(s));
+  Launch l{};
+  const model::TmaBox box_a{static_cast<uint32_t>(c.bm), 64, 2, model::SwizzleMode::B128, 0};
+  const model::TmaBox box_b{static_cast<uint32_t>(c.bn / c.cluster_m), 64, 2, model::SwizzleMode::B128, 0};
+  const model::TmaBox box_c{64, 64, 2, model::SwizzleMode::B128, 0};
+  l.map_a = make_tensor_map_2d(ops.a, s.m, s.k, s.k * 2, box_a);
+  l.map_b = make_tensor_map_2d(ops.b, s.n, s.k, s.k * 2, box_b);
+  l.map_c = make_tensor_map_2d(ops.c, s.m, s.n, s.n * 2, box_c);
+  l.prob.grid = WorkGrid{static_cast<uint32_t>(d.units_m), static_cast<uint32_t>(d.units_n)};
+  l.prob.k_blocks = static_cast<int>(d.k_blocks);
+  l.prob.group = static_cast<uint32_t>(c.group);
+  l.prob.splits = static_cast<uint32_t>(c.splits);
+  l.prob.m = static_cast<int>(s.m);
+  l.prob.n = static_cast<int>(s.n);
+  l.sm_count = sm_count();
+  l.stream = stream;
+  Scratch& sc = scratch(stream);
+  if (c.schedule == tune::Schedule::Dynamic) {
+    if (!sc.counter) check_cuda(cudaMalloc(&sc.counter, sizeof(uint32_t)), "k10 work counter");
+    check_cuda(cudaMemsetAsync(sc.counter, 0, sizeof(uint32_t), stream), "k10 counter reset");
+    l.prob.counter = sc.counter;
+  }
+  if (c.splits > 1) {
+    const size_t need = static_cast<size_t>(c.splits) * static_cast<size_t>(s.m) * static_cast<size_t>(s.n) * 4;
+    if (need > sc.partial_bytes) {
+      // The stream may still be reading the old workspace.
+      check_cuda(cudaStreamSynchronize(stream), "k10 workspace resize");
+      if (sc.partial) check_cuda(cudaFree(sc.partial), "k10 workspace free");
+      sc.partial = nullptr;
+      sc.partial_bytes = 0;
+      check_cuda(cudaMalloc(&sc.partial, need), "k10 split-K workspace");
+      sc.partial_bytes = need;
+    }
+    l.prob.partial = sc.partial;
+  }
+  launcher(row)(l);
+  if (c.splits > 1) launch_split_reduce(sc.partial, ops.c, s.m * s.n, c.splits, stream);
+}
+
+// ---- the registry's "k10": configuration from the tuning cache, else the heuristic
+std::string can_implement_chosen(const GemmShape& shape, const GemmOperands& ops) {
+  try {
+    return can_implement(choose(shape).config, shape, ops);
+  } catch (const tune::ConfigError& e) {
+    return e.what();
+  }
+}
+void launch_chosen(const GemmShape& shape, const GemmOperands& ops, cudaStream_t stream) {
+  launch(choose(shape).config, shape, ops, stream);
+}
+
+}  // namespace gemmscope::sm90::k10
+
+namespace gemmscope {
+namespace {
+
+std::string read_driver_version() {
+  // The kernel module's version as nvidia-smi prints it ("580.159.04"); without
+  // /proc (containers without it), the CUDA driver API version.
+  std::ifstream f("/proc/driver/nvidia/version");
+  std::string line;
+  if (f && std::getline(f, line)) {
+    std::istringstream words(line);
+    std::string w;
+    while (words >> w)
+      if (!w.empty() && std::isdigit(static_cast<unsigned char>(w[0])) && w.find('.') != std::string::npos) return w;
+  }
+  int v = 0;
+  cudaDriverGetVersion(&v);
+  return "cuda-driver-" + std::to_string(v);
+}
+
+struct CacheState {
+  std::mutex mutex;
+  bool loaded = false;
+  std::string path;
+  tune::TuneCache cache;
+};
+CacheState& cache_state() {
+  static CacheState s;
+  return s;
+}
+
+void load_locked(CacheState& st, const std::string& path) {
+  st.path = path;
+  st.cache = path.empty() ? tune::TuneCache{} : tune::load_tune_cache(path);
+  st.loaded = true;
+  if (!path.empty()) {
+    const size_t foreign = st.cache.foreign_entries(tune_key_here({0, 0, 0}));
+    if (foreign > 0)
+      std::fprintf(stderr,
+                   "gemmscope: the tuning cache %s holds %zu entries from another GPU, CUDA, driver or kernel "
+                   "version; they are ignored (shapes without an entry for this GPU use the heuristic)\n",
+                   path.c_str(), foreign);
+  }
+}
+
+}  // namespace
+
+tune::TuneKey tune_key_here(const GemmShape& s) {
+  static const tune::TuneKey base = [] {
+    tune::TuneKey k;
+    int device = 0;
+    cudaDeviceProp prop{};
+    check_cuda(cudaGetDevice(&device), "tune key device");
+    check_cuda(cudaGetDeviceProperties(&prop, device), "tune key properties");
+    int runtime = 0;
+    cudaRuntimeGetVersion(&runtime);
+    k.gpu = prop.name;
+    k.cuda = std::to_string(runtime / 1000) + "." + std::to_string(runtime % 1000 / 10);
+    k.driver = read_driver_version();
+    k.kernel_version = tune::kKernelVersion;
+    return k;
+  }();
+  tune::TuneKey k = base;
+  k.m = s.m, k.n = s.n, k.k = s.k;
+  return k;
+}
+
+void use_tune_cache(const std::string& path) {
+  CacheState& st = cache_state();
+  const std::lock_guard<std::mutex> lock(st.mutex);
+  load_locked(st, path);
+}
+
+TunedChoice choose(const GemmShape& s) {
+  CacheState& st = cache_state();
+  const std::lock_guard<std::mutex> lock(st.mutex);
+  if (!st.loaded) {
+    const char* env = std::getenv("GEMMSCOPE_TUNE_CACHE");
+    load_locked(st, env ? env : "");
+  }
+  if (const tune::TuneEntry* e = st.cache.find(tune_key_here(s))) {
+    try {
+      return {tune::parse_config(e->config), "tuning cache " + st.path};
+    } catch (const tune::ConfigError& err) {
+      std::fprintf(stderr, "gemmscope: ignoring the tuning cache's entry for %ldx%ldx%ld: %s\n",
+                   static_cast<long>(s.m), static_cast<long>(s.n), static_cast<long>(s.k), err.what());
+    }
+  }
+  int device = 0, sms = 0;
+  check_cuda(cudaGetDevice(&device), "k10 device");
+  check_cuda(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device), "k10 SM count");
+  return {tune::heuristic({s.m, s.n, s.k}, sms), "heuristic"};
+}
+
+void gemm_config(const std::string& config, const GemmShape& shape, const GemmOperands& ops, cudaStream_t stream) {
+  if (auto why = validate_problem(shape, ops); !why.empty()) throw GemmError(why);
+  tune::KernelConfig c;
+  try {
+    c = tune::parse_config(config);
+  } catch (const tune::ConfigError& e) {
+    throw GemmError(e.what());
+  }
+  if (auto why = sm90::k10::can_implement(c, shape, ops); !why.empty()) throw GemmError("k10:" + config + ": " + why);
+  sm90::k10::launch(c, shape, ops, stream);
+}
+
+}  // namespace gemmscope

@@ -1,0 +1,33 @@
+#pragma once
+// Autotuned dispatch of the tunable kernel (k10): which configuration runs a shape.
+//   1. the tuning cache (JSON written by `gemmscope tune`), if it holds an entry for
+//      this GPU, CUDA runtime, driver, kernel version and shape;
+//   2. otherwise tune::heuristic (a cost model over the compiled instances).
+// The cache is $GEMMSCOPE_TUNE_CACHE, read at the first dispatch, or the file given
+// to use_tune_cache. A cache written on another GPU/CUDA/driver/kernel version is
+// not an error: its entries are ignored with one warning on stderr.
+#include <string>
+
+#include "gemmscope/gemm.hpp"
+#include "tune/cache.hpp"
+#include "tune/config.hpp"
+
+namespace gemmscope {
+
+struct TunedChoice {
+  tune::KernelConfig config;
+  std::string source;  // "tuning cache <path>" or "heuristic"
+};
+
+// Throws tune::TuneCacheError for an unreadable or corrupt file; "" forgets the cache.
+void use_tune_cache(const std::string& path);
+TunedChoice choose(const GemmShape& shape);
+// This process's GPU/CUDA/driver/kernel version with the shape: the cache key.
+tune::TuneKey tune_key_here(const GemmShape& shape);
+
+// Runs one named configuration ("128x256x64.s4.wg2.c2x1.static.g0.sk1"); throws
+// GemmError for a malformed or uncompiled configuration or a shape it cannot run.
+void gemm_config(const std::string& config, const GemmShape& shape, const GemmOperands& ops,
+                 cudaStream_t stream = nullptr);
+
+}  // namespace gemmscope

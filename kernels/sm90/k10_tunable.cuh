@@ -1,0 +1,306 @@
+#pragma once
+// k10_tunable: k08/k09 with their parameters opened for the autotuner. One
+// template, instantiated for the rows of tune/instances.hpp (split over the
+// k10_tunable_p*.cu files so that two cores compile them in parallel):
+//   BM = 64 x consumer warpgroups, BN, ring depth, cluster (1 or 2 along M,
+//   B multicast), static or dynamic persistent schedule;
+// and two run-time knobs:
+//   group  > 0: grouped zig-zag tile order (k09), 0: along M (k08);
+//   splits > 1: split-K. Work unit u = (split, tile) with split = u / tiles; each
+//               unit accumulates its share of the k-blocks and writes fp32
+//               partials to a workspace [split][M][N]; a second kernel sums the
+//               splits in split order (deterministic: no atomics) and rounds to
+//               bf16. With splits == 1 the epilogue is k07's double-buffered
+//               stmatrix + TMA store.
+#include <cuda.h>
+
+#include <algorithm>
+#include <utility>
+
+#include "common/ptx_sm90.cuh"
+#include "common/sm90_cluster.cuh"
+#include "common/sm90_device.cuh"
+#include "common/sm90_pipeline.hpp"
+#include "common/sm90_scheduler.hpp"
+#include "sm90/k10_tunable.hpp"
+
+namespace gemmscope::sm90::k10 {
+
+constexpr int kBK = 64, kWgmmaK = 16, kStoreCols = 64, kStagingBuffers = 2, kScheduleSlots = 2;
+constexpr int kProducerRegisters = 40, kConsumerRegisters = 232;
+
+template <int BM, int BN, int Stages>
+struct SharedStorage {
+  static constexpr int kConsumers = BM / 64;
+  alignas(1024) bf16 a[Stages][BM * kBK];
+  alignas(1024) bf16 b[Stages][BN * kBK];
+  alignas(1024) bf16 c[kConsumers][kStagingBuffers][64 * kStoreCols];
+  uint64_t full[Stages];
+  uint64_t empty[Stages];
+  uint64_t schedule_full[kScheduleSlots];
+  uint64_t schedule_empty[kScheduleSlots];
+  uint32_t schedule_tile[kScheduleSlots];
+};
+
+__device__ __forceinline__ uint32_t pack_bf16x2(float lo, float hi) {
+  const __nv_bfloat162 v = __floats2bfloat162_rn(lo, hi);
+  return *reinterpret_cast<const uint32_t*>(&v);
+}
+
+template <int BM, int BN, int Stages, int ClusterM, bool Dynamic>
+__global__ void __launch_bounds__(128 * (1 + BM / 64), 1)
+    k10_tunable(const __grid_constant__ CUtensorMap map_a, const __grid_constant__ CUtensorMap map_b,
+                const __grid_constant__ CUtensorMap map_c, Problem prob) {
+  constexpr int kConsumers = BM / 64;
+  constexpr ClusterShape kCluster{ClusterM, 1};
+  constexpr uint32_t kStageBytes = (BM + BN) * kBK * sizeof(bf16);
+  using Storage = SharedStorage<BM, BN, Stages>;
+  using Pipe = PipelineState<Stages>;
+  using SchedulePipe = PipelineState<kScheduleSlots>;
+  static_assert(ClusterM == 1 || ClusterM == 2, "clusters of 1 or 2 CTAs along M");
+  static_assert(kConsumers == 1 || kConsumers == 2, "one or two consumer warpgroups");
+  static_assert((BN / ClusterM) % 8 == 0, "B slices are whole 8-row swizzle atoms");
+  static_assert(BN % kStoreCols == 0, "whole 64-column store boxes");
+  static_assert(sizeof(Storage) + 1024 <= 232448, "227 KiB of shared memory per block");
+  constexpr uint32_t kScheduleReaders = (ClusterM - 1) + ClusterM * kConsumers * 128;
+
+  extern __shared__ __align__(1024) uint8_t smem_raw[];
+  Storage& s = *reinterpret_cast<Storage*>(smem_raw + ((1024 - (ptx::smem_u32(smem_raw) & 1023)) & 1023));
+  const uint32_t rank = cluster_ctarank();
+  const uint32_t worker = blockIdx.x / kCluster.size(), workers = gridDim.x / kCluster.size();
+  const uint32_t tiles = prob.grid.total();
+  const uint32_t total = tiles * prob.splits;
+  const int warpgroup = threadIdx.x / 128;
+  if (threadIdx.x == 0) {
+    for (int i = 0; i < Stages; ++i) {
+      mbarrier_init_and_fence(&s.full[i], 1);
+      mbarrier_init_and_fence(&s.empty[i], kConsumers * multicast_peer_count(kCluster));
+    }
+    for (int i = 0; i < kScheduleSlots; ++i) {
+      mbarrier_init_and_fence(&s.schedule_full[i], 1);
+      mbarrier_init_and_fence(&s.schedule_empty[i], kScheduleReaders);
+    }
+  }
+  cluster_sync();
+
+  // Work unit -> output tile origin and k-block range.
+  struct Unit {
+    int m0, n0, kb_begin, kb_end;
+    uint32_t split;
+  };
+  auto unit = [&](uint32_t u) {
+    const uint32_t split = u / tiles, linear = u - split * tiles;
+    const WorkCoord w = prob.group ? order_grouped_zigzag(prob.grid, linear, prob.group) : order_along_m(prob.grid, linear);
+    const int kb_begin = static_cast<int>(static_cast<int64_t>(split) * prob.k_blocks / prob.splits);
+    const int kb_end = static_cast<int>(static_cast<int64_t>(split + 1) * prob.k_blocks / prob.splits);
+    return Unit{static_cast<int>((w.m * ClusterM + rank) * BM), static_cast<int>(w.n * BN), kb_begin, kb_end, split};
+  };
+  auto receive = [&](SchedulePipe& slots) -> uint32_t {
+    const uint32_t slot = slots.stage();
+    mbarrier_wait_cluster(&s.schedule_full[slot], slots.phase());
+    const uint32_t tile = *reinterpret_cast<volatile uint32_t*>(&s.schedule_tile[slot]);
+    mbarrier_arrive_cluster(&s.schedule_empty[slot], 0);
+    slots = slots.advance();
+    return tile;
+  };
+
+  if (warpgroup == 0) {
+    // ---- producer ----
+    ptx::setmaxnreg_dec<kProducerRegisters>();
+    if (threadIdx.x / 32 == 0 && ptx::elect_one_sync()) {
+      const TileSlice sb = slice_b(kCluster, rank, BN);
+      const uint16_t mask_b = multicast_mask_b(kCluster, rank);
+      const DynamicSchedule dyn{workers};
+      Pipe p;
+      SchedulePipe slots;
+      StaticSchedule statik = StaticSchedule::first(worker, workers);
+      uint32_t u = Dynamic ? dyn.first(worker) : statik.linear;
+      for (;;) {
+        if constexpr (Dynamic) {
+          if (rank == 0) {
+            const uint32_t slot = slots.stage();
+            mbarrier_wait(&s.schedule_empty[slot], slots.empty_parity());
+            for (uint32_t r = 0; r < kCluster.size(); ++r) {
+              st_shared_cluster_u32(&s.schedule_tile[slot], r, u);
+              mbarrier_arrive_cluster(&s.schedule_full[slot], r);
+            }
+            slots = slots.advance();
+          } else {
+            u = receive(slots);
+          }
+        }
+        if (u >= total) break;
+        uint32_t next = 0;
+        if constexpr (Dynamic) {
+          if (rank == 0) next = dyn.after_claim(atomicAdd(prob.counter, 1u));
+        } else {
+          statik = statik.next();
+          next = statik.linear;
+        }
+        const Unit w = unit(u);
+        for (int kb = w.kb_begin; kb < w.kb_end; ++kb, p = p.advance()) {
+          const uint32_t st = p.stage();
+          mbarrier_wait(&s.empty[st], p.empty_parity());
+          mbarrier_expect_bytes(&s.full[st], kStageBytes);
+          tma_load_2d(s.a[st], &map_a, kb * kBK, w.m0, &s.full[st]);
+          tma_load_2d_multicast(s.b[st] + sb.row0 * kBK, &map_b, kb * kBK, w.n0 + static_cast<int>(sb.row0),
+                                &s.full[st], mask_b);
+        }
+        u = next;
+      }
+    }
+  } else {
+    // ---- consumers ----
+    ptx::setmaxnreg_inc<kConsumerRegisters>();
+    const int consumer = warpgroup - 1;
+    const uint32_t t = threadIdx.x % 128, warp = t / 32, lane = t % 32;
+    const uint16_t peers = multicast_peers(kCluster, rank);
+    auto release = [&](uint32_t st) {
+      if (t == 0)
+        for (uint32_t r = 0; r < kCluster.size(); ++r)
+          if (peers >> r & 1u) mbarrier_arrive_remote(&s.empty[st], r);
+    };
+    Pipe p;
+    SchedulePipe slots;
+    StaticSchedule statik = StaticSchedule::first(worker, workers);
+    for (;;) {
+      uint32_t u;
+      if constexpr (Dynamic) {
+        u = receive(slots);
+      } else {
+        u = statik.linear;
+        statik = statik.next();
+      }
+      if (u >= total) break;
+      const Unit w = unit(u);
+
+      float acc[BN / 2];
+#pragma unroll
+      for (int i = 0; i < BN / 2; ++i) acc[i] = 0.f;
+      uint32_t previous = 0;
+      for (int kb = w.kb_begin; kb < w.kb_end; ++kb, p = p.advance()) {
+        const uint32_t st = p.stage();
+        mbarrier_wait(&s.full[st], p.phase());
+        const uint32_t a_base = ptx::smem_u32(s.a[st]), b_base = ptx::smem_u32(s.b[st]);
+        ptx::wgmma_fence();
+#pragma unroll
+        for (int kk = 0; kk < kBK; kk += kWgmmaK)
+          ptx::WgmmaBf16F32<BN>::mma(acc, desc_kmajor_sw128(a_base, consumer * 64, kk), desc_kmajor_sw128(b_base, 0, kk),
+                                     1);
+        ptx::wgmma_commit_group();
+        ptx::wgmma_wait_group<1>();
+        if (kb > w.kb_begin) release(previous);
+        previous = st;
+      }
+      ptx::wgmma_wait_group<0>();
+      release(previous);
+
+      if (prob.splits > 1) {
+        // Split-K: this unit's fp32 partial sums, straight from the accumulator
+        // fragment (two adjacent columns per register pair), bounds-checked.
+        const int row0 = w.m0 + consumer * 64;
+        float* part = prob.partial + static_cast<int64_t>(w.split) * prob.m * prob.n;
+#pragma unroll
+        for (int i = 0; i < BN / 2; i += 2) {
+          const int row = row0 + static_cast<int>(accumulator_row(t, i));
+          const int col = w.n0 + static_cast<int>(accumulator_col(t, i));
+          if (row < prob.m && col < prob.n)
+            *reinterpret_cast<float2*>(part + static_cast<int64_t>(row) * prob.n + col) = make_float2(acc[i], acc[i + 1]);
+        }
+        continue;
+      }
+      // bf16 epilogue as k07/k08: stmatrix into two alternating swizzled staging
+      // boxes, TMA store; the last boxes' stores stay in flight into the next unit.
+#pragma unroll
+      for (int box = 0; box < BN / kStoreCols; ++box) {
+        const int buffer = box % kStagingBuffers;
+        if (t == 0) cuda::ptx::cp_async_bulk_wait_group_read(cuda::ptx::n32_t<kStagingBuffers - 1>{});
+        named_barrier_sync(1 + consumer, 128);
+        const uint32_t staging = ptx::smem_u32(s.c[consumer][buffer]);
+#pragma unroll
+        for (int pair = 0; pair < kStoreCols / 16; ++pair) {
+          const int tile_pair = box * (kStoreCols / 16) + pair;
+          const StmatrixRow at = stmatrix_x4_row(warp, lane, pair);
+          const float* r = &acc[8 * tile_pair];
+          ptx::stmatrix_x4(staging + sw128_offset(at.row, at.col), pack_bf16x2(r[0], r[1]), pack_bf16x2(r[2], r[3]),
+                           pack_bf16x2(r[4], r[5]), pack_bf16x2(r[6], r[7]));
+        }
+        cuda::ptx::fence_proxy_async(cuda::ptx::space_shared);
+        named_barrier_sync(1 + consumer, 128);
+        if (t == 0) {
+          const int32_t coords[2] = {w.n0 + box * kStoreCols, w.m0 + consumer * 64};
+          cuda::ptx::cp_async_bulk_tensor(cuda::ptx::space_global, cuda::ptx::space_shared, &map_c, coords,
+                                          reinterpret_cast<uint8_t*>(s.c[consumer][buffer]));
+          cuda::ptx::cp_async_bulk_commit_group();
+        }
+      }
+    }
+    if (t == 0) cuda::ptx::cp_async_bulk_wait_group_read(cuda::ptx::n32_t<0>{});
+  }
+  cluster_sync();
+}
+
+// The host half of one instance: shared-memory attribute, occupancy-limited
+// persistent grid, cluster launch.
+template <int BM, int BN, int Stages, int ClusterM, bool Dynamic>
+void launch_instance(const Launch& l) {
+  auto* kernel = k10_tunable<BM, BN, Stages, ClusterM, Dynamic>;
+  constexpr int kSmem = static_cast<int>(sizeof(SharedStorage<BM, BN, Stages>)) + 1024;
+  check_cuda(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, kSmem), "k10 smem attribute");
+  cudaLaunchConfig_t cfg{};
+  cfg.gridDim = dim3(2 * ClusterM);  // placeholder for the occupancy query
+  cfg.blockDim = dim3(128 * (1 + BM / 64));
+  cfg.dynamicSmemBytes = kSmem;
+  cfg.stream = l.stream;
+  cudaLaunchAttribute attr{};
+  attr.id = cudaLaunchAttributeClusterDimension;
+  attr.val.clusterDim.x = ClusterM;
+  attr.val.clusterDim.y = 1;
+  attr.val.clusterDim.z = 1;
+  cfg.attrs = &attr;
+  cfg.numAttrs = 1;
+  int resident = 0;
+  check_cuda(cudaOccupancyMaxActiveClusters(&resident, kernel, &cfg), "k10 resident clusters");
+  const uint32_t work = l.prob.grid.total() * l.prob.splits;
+  const uint32_t clusters = std::max<uint32_t>(
+      1, std::min<uint32_t>(static_cast<uint32_t>(resident > 0 ? resident : l.sm_count / ClusterM), work));
+  cfg.gridDim = dim3(clusters * ClusterM);
+  check_cuda(cudaLaunchKernelEx(&cfg, kernel, l.map_a, l.map_b, l.map_c, l.prob), "k10_tunable launch");
+}
+
+// The launchers of this part's rows of tune/instances.hpp (row % kParts == Part,
+// decided at compile time so each part file instantiates only its own rows),
+// nullptr for the others.
+struct Row {
+  int bm, bn, stages, cluster_m, dynamic;
+};
+inline constexpr Row kRows[] = {
+#define GEMMSCOPE_K10_ROW(BM, BN, STAGES, CLUSTER_M, DYNAMIC) Row{BM, BN, STAGES, CLUSTER_M, DYNAMIC},
+    GEMMSCOPE_K10_INSTANCES(GEMMSCOPE_K10_ROW)
+#undef GEMMSCOPE_K10_ROW
+};
+inline constexpr int kRowCount = static_cast<int>(sizeof(kRows) / sizeof(kRows[0]));
+
+template <int Part, int I>
+constexpr LaunchFn launcher_if_mine() {
+  if constexpr (I % kParts == Part) {
+    constexpr Row r = kRows[I];
+    return &launch_instance<r.bm, r.bn, r.stages, r.cluster_m, r.dynamic != 0>;
+  } else {
+    return nullptr;
+  }
+}
+
+template <int Part, int... I>
+LaunchFn pick(int row, std::integer_sequence<int, I...>) {
+  LaunchFn fn = nullptr;
+  ((fn = (I == row) ? launcher_if_mine<Part, I>() : fn), ...);
+  return fn;
+}
+
+template <int Part>
+LaunchFn part_launcher(int row) {
+  return pick<Part>(row, std::make_integer_sequence<int, kRowCount>{});
+}
+
+}  // namespace gemmscope::sm90::k10

@@ -1,0 +1,7 @@
+// k10_tunable, part 2 of 3: the rows of tune/instances.hpp with row % 3 == 2
+// (the kernel itself is in k10_tunable.cuh).
+#include "sm90/k10_tunable.cuh"
+
+namespace gemmscope::sm90::k10 {
+LaunchFn part2_launcher(int row) { return part_launcher<2>(row); }
+}  // namespace gemmscope::sm90::k10

@@ -1,0 +1,226 @@
+// The tunable kernel's configuration space (tune/config.hpp).
+#include "tune/config.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <limits>
+
+#include "tune/instances.hpp"
+
+namespace gemmscope::tune {
+namespace {
+
+std::string shown(std::string_view s) {
+  std::string out;
+  for (const char c : s.substr(0, 64)) {
+    const auto byte = static_cast<unsigned char>(c);
+    if (byte >= 0x20 && byte < 0x7f) {
+      out += c;
+    } else {
+      static const char* hex = "0123456789abcdef";
+      out += "\\x";
+      out += hex[byte >> 4];
+      out += hex[byte & 15];
+    }
+  }
+  if (s.size() > 64) out += "...";
+  return out;
+}
+
+[[noreturn]] void refuse(std::string_view text, const std::string& why) {
+  throw ConfigError("configuration '" + shown(text) + "': " + why);
+}
+
+// Decimal digits only, 1..max.
+int number(std::string_view text, std::string_view field, std::string_view digits, int max) {
+  int v = 0;
+  const auto* end = digits.data() + digits.size();
+  const auto r = std::from_chars(digits.data(), end, v);
+  if (digits.empty() || digits.front() == '+' || digits.front() == '-' || r.ec != std::errc() || r.ptr != end ||
+      v < 0 || v > max)
+    refuse(text, std::string(field) + " = '" + shown(digits) + "' must be a decimal number 0.." + std::to_string(max));
+  return v;
+}
+
+std::vector<std::string_view> split(std::string_view s, char sep) {
+  std::vector<std::string_view> out;
+  size_t start = 0;
+  for (;;) {
+    const size_t pos = s.find(sep, start);
+    out.push_back(s.substr(start, pos == std::string_view::npos ? std::string_view::npos : pos - start));
+    if (pos == std::string_view::npos) break;
+    start = pos + 1;
+  }
+  return out;
+}
+
+int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
+
+}  // namespace
+
+std::string to_string(const KernelConfig& c) {
+  return std::to_string(c.bm) + "x" + std::to_string(c.bn) + "x" + std::to_string(c.bk) + ".s" +
+         std::to_string(c.stages) + ".wg" + std::to_string(c.consumers) + ".c" + std::to_string(c.cluster_m) + "x" +
+         std::to_string(c.cluster_n) + "." + (c.schedule == Schedule::Dynamic ? "dynamic" : "static") + ".g" +
+         std::to_string(c.group) + ".sk" + std::to_string(c.splits);
+}
+
+const std::vector<KernelConfig>& compiled_instances() {
+  static const std::vector<KernelConfig> list = [] {
+    std::vector<KernelConfig> v;
+#define GEMMSCOPE_K10_ROW(BM, BN, STAGES, CLUSTER_M, DYNAMIC)                                          \
+  v.push_back(KernelConfig{BM, BN, 64, STAGES, (BM) / 64, CLUSTER_M, 1,                                \
+                           (DYNAMIC) ? Schedule::Dynamic : Schedule::Static, 0, 1});
+    GEMMSCOPE_K10_INSTANCES(GEMMSCOPE_K10_ROW)
+#undef GEMMSCOPE_K10_ROW
+    return v;
+  }();
+  return list;
+}
+
+int instance_index(const KernelConfig& c) {
+  const auto& all = compiled_instances();
+  for (size_t i = 0; i < all.size(); ++i) {
+    KernelConfig x = c;
+    x.group = 0;
+    x.splits = 1;
+    if (x == all[i]) return static_cast<int>(i);
+  }
+  return -1;
+}
+
+KernelConfig parse_config(std::string_view text) {
+  const auto fields = split(text, '.');
+  if (fields.size() != 7)
+    refuse(text, "expected 7 fields BMxBNxBK.sSTAGES.wgN.cMxN.static|dynamic.gGROUP.skSPLITS (e.g. 128x256x64.s4.wg2.c2x1.static.g0.sk1), found " +
+                     std::to_string(fields.size()));
+  KernelConfig c;
+  const auto tile = split(fields[0], 'x');
+  if (tile.size() != 3) refuse(text, "tile '" + shown(fields[0]) + "' must be BMxBNxBK");
+  c.bm = number(text, "BM", tile[0], 1024);
+  c.bn = number(text, "BN", tile[1], 1024);
+  c.bk = number(text, "BK", tile[2], 1024);
+  auto prefixed = [&](std::string_view field, std::string_view prefix, const char* name, int max) {
+    if (field.substr(0, prefix.size()) != prefix)
+      refuse(text, std::string(name) + " field '" + shown(field) + "' must start with '" + std::string(prefix) + "'");
+    return number(text, name, field.substr(prefix.size()), max);
+  };
+  c.stages = prefixed(fields[1], "s", "stages", 64);
+  c.consumers = prefixed(fields[2], "wg", "consumer warpgroups", 8);
+  if (fields[3].substr(0, 1) != "c") refuse(text, "cluster field '" + shown(fields[3]) + "' must be cMxN");
+  const auto cluster = split(fields[3].substr(1), 'x');
+  if (cluster.size() != 2) refuse(text, "cluster field '" + shown(fields[3]) + "' must be cMxN");
+  c.cluster_m = number(text, "cluster M", cluster[0], 16);
+  c.cluster_n = number(text, "cluster N", cluster[1], 16);
+  if (fields[4] == "static") c.schedule = Schedule::Static;
+  else if (fields[4] == "dynamic") c.schedule = Schedule::Dynamic;
+  else refuse(text, "schedule '" + shown(fields[4]) + "' must be static or dynamic");
+  c.group = prefixed(fields[5], "g", "group", 1 << 16);
+  c.splits = prefixed(fields[6], "sk", "split-K", 64);
+  if (c.splits < 1) refuse(text, "split-K = 0 must be at least 1");
+  if (c.bm != 64 * c.consumers)
+    refuse(text, "BM = " + std::to_string(c.bm) + " must be 64 x consumer warpgroups (" + std::to_string(c.consumers) +
+                     ")");
+  if (instance_index(c) < 0) {
+    std::string list;
+    for (const auto& i : compiled_instances()) {
+      std::string s = to_string(i);
+      list += (list.empty() ? "" : ", ") + s.substr(0, s.rfind(".g"));
+    }
+    refuse(text, "not a compiled instance; compiled: " + list + " (any .gGROUP.skSPLITS)");
+  }
+  return c;
+}
+
+int64_t shared_memory_bytes(const KernelConfig& c) {
+  constexpr int64_t kStoreCols = 64, kStagingBuffers = 2;
+  const int64_t ring = static_cast<int64_t>(c.stages) * (c.bm + c.bn) * c.bk * 2;
+  const int64_t staging = static_cast<int64_t>(c.consumers) * kStagingBuffers * 64 * kStoreCols * 2;
+  const int64_t barriers = 8 * (2 * c.stages + 4) + 4 * 2;
+  return ring + staging + barriers + 1024;
+}
+
+Decomposition decompose(const KernelConfig& c, const Shape& s) {
+  Decomposition d;
+  d.tiles_m = ceil_div(s.m, c.bm);
+  d.tiles_n = ceil_div(s.n, c.bn);
+  d.units_m = ceil_div(d.tiles_m, c.cluster_m);
+  d.units_n = d.tiles_n;
+  d.k_blocks = ceil_div(s.k, c.bk);
+  d.work = d.units_m * d.units_n * c.splits;
+  return d;
+}
+
+std::string shape_rules(const KernelConfig& c, const Shape& s) {
+  if (s.m < 1 || s.n < 1 || s.k < 1) return "M, N, K must be at least 1";
+  if (s.k % 8 != 0)
+    return "K = " + std::to_string(s.k) + " must be a multiple of 8 for TMA (row stride " + std::to_string(s.k * 2) +
+           " bytes must be a multiple of 16)";
+  if (s.n % 8 != 0)
+    return "N = " + std::to_string(s.n) + " must be a multiple of 8 (C row stride " + std::to_string(s.n * 2) +
+           " bytes must be a multiple of 16 for the TMA store and the split-K reduction)";
+  const Decomposition d = decompose(c, s);
+  if (c.splits > d.k_blocks)
+    return "split-K = " + std::to_string(c.splits) + " exceeds the " + std::to_string(d.k_blocks) +
+           " k-blocks of 64 in K = " + std::to_string(s.k);
+  if (d.work >= (int64_t{1} << 31))
+    return "the work grid (" + std::to_string(d.work) + " work units) must stay below 2^31";
+  return {};
+}
+
+std::vector<KernelConfig> candidates(const Shape& s, int sm_count) {
+  std::vector<KernelConfig> out;
+  for (const KernelConfig& base : compiled_instances()) {
+    const Decomposition d = decompose(base, s);
+    std::vector<int> groups{0};
+    if (d.units_m > 8) groups.push_back(8);
+    std::vector<int> splits{1};
+    const int64_t ctas = d.tiles_m * d.tiles_n;
+    if (ctas < sm_count)
+      for (const int sk : {2, 3, 4, 6, 8})
+        if (d.k_blocks / sk >= 4 && ctas * sk <= 2 * sm_count) splits.push_back(sk);
+    for (const int g : groups)
+      for (const int sk : splits) {
+        KernelConfig c = base;
+        c.group = g;
+        c.splits = sk;
+        if (shape_rules(c, s).empty()) out.push_back(c);
+      }
+  }
+  return out;
+}
+
+double modelled_time_us(const KernelConfig& c, const Shape& s, int sm_count) {
+  // Per-SM figures of an H200 near 1.7 GHz: dense bf16 wgmma ~6 TFLOP/s, L2 -> SM
+  // ~100 GB/s; HBM ~4 TB/s achievable. Only ratios between configurations matter.
+  constexpr double kSmFlops = 6.0e12, kSmBytes = 100e9, kHbm = 4.0e12, kTileOverheadUs = 1.0, kLaunchUs = 2.0;
+  const Decomposition d = decompose(c, s);
+  const double eff_n = c.bn >= 256 ? 1.0 : c.bn >= 192 ? 0.97 : c.bn >= 128 ? 0.9 : 0.7;
+  const double eff_m = c.consumers >= 2 ? 1.0 : 0.85;  // one consumer: the producer warpgroup is a larger share
+  const double k_per_split = static_cast<double>((d.k_blocks + c.splits - 1) / c.splits) * c.bk;
+  const double flops = 2.0 * c.bm * c.bn * k_per_split;
+  const double bytes = (c.bm + static_cast<double>(c.bn) / c.cluster_m) * k_per_split * 2;
+  const double unit_us = std::max(flops / (kSmFlops * eff_n * eff_m), bytes / kSmBytes) * 1e6 + kTileOverheadUs;
+  const int64_t slots = std::max<int64_t>(1, (sm_count - sm_count % c.cluster_m) / c.cluster_m);
+  const double waves = std::ceil(static_cast<double>(d.work) / static_cast<double>(slots));
+  double t = waves * unit_us;
+  const double hbm_us = static_cast<double>(s.m * s.k + s.n * s.k + s.m * s.n) * 2 / kHbm * 1e6;
+  t = std::max(t, hbm_us);
+  if (c.splits > 1) t += static_cast<double>(c.splits) * s.m * s.n * 4 * 2 / kHbm * 1e6 + kLaunchUs;
+  if (c.schedule == Schedule::Dynamic) t *= 1.01;
+  if (c.group != 0) t *= 1.005;
+  return t;
+}
+
+KernelConfig heuristic(const Shape& s, int sm_count) {
+  const auto list = candidates(s, sm_count);
+  if (list.empty()) throw ConfigError("no configuration of the tunable kernel can run " + std::to_string(s.m) + "x" +
+                                     std::to_string(s.n) + "x" + std::to_string(s.k) + ": " +
+                                     shape_rules(compiled_instances().front(), s));
+  return *std::min_element(list.begin(), list.end(), [&](const KernelConfig& a, const KernelConfig& b) {
+    return modelled_time_us(a, s, sm_count) < modelled_time_us(b, s, sm_count);
+  });
+}
+
+}  // namespace gemmscope::tune

@@ -1,0 +1,85 @@
+#pragma once
+// The configuration space of the tunable Hopper kernel (kernels/sm90/k10_tunable*.cu),
+// host-only: names, parsing, the rules a configuration must meet for a shape, the
+// candidates `gemmscope tune` times, and the heuristic `gemmscope::gemm` uses for
+// shapes the tuning cache has not seen.
+//
+// A configuration prints as
+//   128x256x64.s4.wg2.c2x1.static.g0.sk1
+//   BMxBNxBK . stages . consumer warpgroups . cluster . schedule . block-swizzle group . split-K
+// The compile-time part (BM, BN, BK, stages, warpgroups, cluster, schedule) must be
+// one of the compiled instances (tune/instances.hpp); the group and split-K are
+// run-time values.
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace gemmscope::tune {
+
+// Bumped whenever the tunable kernel changes in a way that can change which
+// configuration is fastest: tuning caches of another version are ignored.
+inline constexpr int kKernelVersion = 1;
+
+enum class Schedule { Static, Dynamic };
+
+struct KernelConfig {
+  int bm = 128, bn = 256, bk = 64;
+  int stages = 4;
+  int consumers = 2;      // consumer warpgroups; bm = 64 * consumers
+  int cluster_m = 2, cluster_n = 1;
+  Schedule schedule = Schedule::Static;
+  int group = 0;          // block-swizzle band height in work tiles; 0 = plain order along M
+  int splits = 1;         // split-K factor; 1 = bf16 TMA-store epilogue
+  bool operator==(const KernelConfig&) const = default;
+};
+
+class ConfigError : public std::invalid_argument {
+ public:
+  using std::invalid_argument::invalid_argument;
+};
+
+std::string to_string(const KernelConfig& c);
+// Parses the printed form; throws ConfigError naming the field, the value and the
+// rule (including "not a compiled instance" with the list of compiled ones).
+KernelConfig parse_config(std::string_view text);
+
+// The compiled instances (group 0, split 1), in tune/instances.hpp order.
+const std::vector<KernelConfig>& compiled_instances();
+// Index of c's compile-time part in compiled_instances(), or -1.
+int instance_index(const KernelConfig& c);
+
+// Shared memory the kernel asks for (bytes, including the 1 KiB alignment slack);
+// the per-block limit on sm_90 is 227 KiB = 232448 bytes.
+int64_t shared_memory_bytes(const KernelConfig& c);
+inline constexpr int64_t kSm90MaxSharedPerBlock = 232448;
+
+struct Shape {
+  int64_t m = 0, n = 0, k = 0;
+};
+// Shape rules of this configuration (TMA: K and N multiples of 8; split-K at most
+// one split per 64-wide k-block; work index below 2^31). Empty when it can run.
+std::string shape_rules(const KernelConfig& c, const Shape& s);
+
+// Work decomposition, shared with the launcher.
+struct Decomposition {
+  int64_t tiles_m = 0, tiles_n = 0;  // CTA tiles
+  int64_t units_m = 0, units_n = 0;  // cluster work tiles (units_m = ceil(tiles_m / cluster_m))
+  int64_t k_blocks = 0;
+  int64_t work = 0;                  // units_m * units_n * splits
+};
+Decomposition decompose(const KernelConfig& c, const Shape& s);
+
+// Configurations `gemmscope tune` times for a shape on a GPU with `sm_count` SMs:
+// every compiled instance, with block-swizzle groups {0, 8} where the work grid
+// has more than 8 rows, and split-K factors where one split leaves SMs idle.
+std::vector<KernelConfig> candidates(const Shape& s, int sm_count);
+
+// The untuned choice: the candidate with the lowest modelled time (waves of work
+// tiles x per-tile cost from tile efficiency, plus the HBM floor and split-K's
+// reduction traffic). A model, not a measurement: the tuning cache overrides it.
+KernelConfig heuristic(const Shape& s, int sm_count);
+double modelled_time_us(const KernelConfig& c, const Shape& s, int sm_count);
+
+}  // namespace gemmscope::tune

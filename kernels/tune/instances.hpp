@@ -1,0 +1,31 @@
+#pragma once
+// The tunable Hopper kernel's compile-time instances (kernels/sm90/k10_tunable*.cu).
+// One list, expanded twice: by the CUDA launchers (one template instance per row)
+// and by the host-only tuning code (kernels/tune/), which must never offer a
+// configuration that was not compiled.
+//
+// X(BM, BN, STAGES, CLUSTER_M, DYNAMIC)
+//   BM       rows of C per CTA: 64 per consumer warpgroup (64 -> 1, 128 -> 2)
+//   BN       columns of C per CTA (one m64nBNk16 wgmma per consumer per k-step)
+//   STAGES   depth of the TMA -> wgmma ring (as many as fit in 227 KiB next to
+//            the epilogue's staging buffers)
+//   CLUSTER_M  CTAs per cluster along M (2: the B tile is multicast to both)
+//   DYNAMIC  0: static persistent schedule; 1: atomic work counter
+// BK is 64 everywhere: one 128-byte swizzle row of bf16 (the 128B swizzle is the
+// only mode whose atoms wgmma reads conflict-free at full width).
+// Every instance also takes, at run time, a block-swizzle group (0 = along M) and a
+// split-K factor (1 = bf16 TMA-store epilogue; S > 1 = fp32 partials and a
+// deterministic reduction kernel).
+#define GEMMSCOPE_K10_INSTANCES(X) \
+  X(128, 256, 4, 2, 0)             \
+  X(128, 256, 4, 1, 0)             \
+  X(128, 256, 4, 2, 1)             \
+  X(128, 192, 4, 2, 0)             \
+  X(128, 192, 4, 1, 0)             \
+  X(128, 128, 6, 2, 0)             \
+  X(128, 128, 6, 1, 0)             \
+  X(128, 64, 8, 1, 0)              \
+  X(64, 128, 8, 1, 0)              \
+  X(128, 64, 8, 2, 0)              \
+  X(64, 256, 5, 1, 0)              \
+  X(128, 128, 6, 2, 1)

@@ -1,0 +1,69 @@
+// gemmscope tune: time every candidate configuration of the tunable kernel (k10)
+// per shape, interleaved with cuBLAS, and keep the fastest correct one in the
+// tuning cache (JSON) that gemmscope::gemm and `bench --kernels auto` dispatch by.
+#include <cstdio>
+
+#include "command.hpp"
+#include "harness/tune.hpp"
+#include "shapes_arg.hpp"
+#include "tune/config.hpp"
+
+namespace {
+
+struct TuneArgs {
+  std::string shapes = "bench/shapes/llm_projections.csv";
+  std::string cache = "gemmscope-tune.json";
+  std::string only;
+  int warmup = 2, repeats = 10;
+  bool quiet = false, skip_tuned = false;
+};
+
+const gemmscope::cli::Registration reg{"tune", [](CLI::App& app) {
+  auto args = std::make_shared<TuneArgs>();
+  CLI::App* cmd = app.add_subcommand(
+      "tune", "Autotune k10 per shape on the GPU (every candidate timed against cuBLAS; results to a JSON cache)");
+  cmd->add_option("--shapes", args->shapes, "shape-set file (CSV model,layer,m,n,k) or comma-separated MxNxK")
+      ->capture_default_str();
+  cmd->add_option("--cache", args->cache, "tuning cache to update (created if missing; a corrupt one is refused, not overwritten)")
+      ->capture_default_str();
+  cmd->add_option("--configs", args->only, "comma-separated configurations to try instead of all candidates");
+  cmd->add_option("--warmup", args->warmup, "untimed rounds per shape")->check(CLI::Range(0, 100))->capture_default_str();
+  cmd->add_option("--repeats", args->repeats, "timed rounds per shape (2 launches each)")
+      ->check(CLI::Range(1, 1000))
+      ->capture_default_str();
+  cmd->add_flag("--quiet", args->quiet, "no progress bar");
+  cmd->add_flag("--skip-tuned", args->skip_tuned, "leave shapes the cache already holds for this GPU/CUDA/driver/kernel version");
+  cmd->callback([args] {
+    gemmscope::harness::TuneOptions opt;
+    opt.shapes = gemmscope::cli::shapes_arg(args->shapes);
+    std::string cur;
+    for (const char c : args->only + ",") {
+      if (c != ',') {
+        cur += c;
+        continue;
+      }
+      if (!cur.empty()) opt.only.push_back(gemmscope::tune::to_string(gemmscope::tune::parse_config(cur)));
+      cur.clear();
+    }
+    opt.cache_path = args->cache;
+    opt.warmup = args->warmup;
+    opt.repeats = args->repeats;
+    opt.progress = !args->quiet;
+    opt.skip_tuned = args->skip_tuned;
+    const auto outcomes = gemmscope::harness::run_tune(opt);
+    std::printf("%-28s %-22s %-40s %10s %10s %7s %6s %6s\n", "shape set row", "MxNxK", "best configuration",
+                "best_ms", "cublas_ms", "ratio", "timed", "failed");
+    for (const auto& o : outcomes) {
+      if (o.skipped) continue;
+      const std::string shape = std::to_string(o.shape.m) + "x" + std::to_string(o.shape.n) + "x" +
+                                std::to_string(o.shape.k);
+      std::printf("%-28s %-22s %-40s %10.4f %10.4f %7.3f %6d %6d\n",
+                  (o.shape.model.empty() ? std::string("-") : o.shape.model + "/" + o.shape.layer).c_str(),
+                  shape.c_str(), o.best.empty() ? "(none passed)" : o.best.c_str(), o.best_ms, o.cublas_ms,
+                  o.best_ms > 0 ? o.cublas_ms / o.best_ms : 0.0, o.timed, o.failed);
+    }
+    std::printf("cache: %s\n", args->cache.c_str());
+  });
+}};
+
+}  // namespace

@@ -1,0 +1,127 @@
+// The tunable kernel's configuration space (kernels/tune/config.hpp): the printed
+// form, its parser's refusals, shared-memory budgets, shape rules, candidates and
+// the heuristic. Expected values are written out by hand from the rules in the
+// header comment and instances.hpp, not computed by the code under test.
+#include <gtest/gtest.h>
+#include <rapidcheck.h>
+#include <rapidcheck/gtest.h>
+
+#include <set>
+#include <string>
+
+#include "tune/config.hpp"
+
+using namespace gemmscope::tune;
+
+namespace {
+
+std::string refusal(const std::string& text) {
+  try {
+    parse_config(text);
+  } catch (const ConfigError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+}  // namespace
+
+TEST(TuneConfig, PrintsTheDocumentedForm) {
+  KernelConfig c;  // defaults: k08's configuration
+  EXPECT_EQ(to_string(c), "128x256x64.s4.wg2.c2x1.static.g0.sk1");
+  c.schedule = Schedule::Dynamic;
+  c.group = 8;
+  c.splits = 3;
+  EXPECT_EQ(to_string(c), "128x256x64.s4.wg2.c2x1.dynamic.g8.sk3");
+}
+
+TEST(TuneConfig, ParsesCompiledInstances) {
+  const KernelConfig c = parse_config("64x128x64.s8.wg1.c1x1.static.g16.sk4");
+  EXPECT_EQ(c.bm, 64);
+  EXPECT_EQ(c.bn, 128);
+  EXPECT_EQ(c.stages, 8);
+  EXPECT_EQ(c.consumers, 1);
+  EXPECT_EQ(c.cluster_m, 1);
+  EXPECT_EQ(c.group, 16);
+  EXPECT_EQ(c.splits, 4);
+  EXPECT_GE(instance_index(c), 0);
+}
+
+TEST(TuneConfig, RefusalsNameTheFieldAndValue) {
+  EXPECT_NE(refusal("128x256x64.s4.wg2.c2x1.static.g0").find("expected 7 fields"), std::string::npos);
+  EXPECT_NE(refusal("128x256.s4.wg2.c2x1.static.g0.sk1").find("must be BMxBNxBK"), std::string::npos);
+  EXPECT_NE(refusal("128x256x64.s4.wg2.c2x1.sometimes.g0.sk1").find("schedule 'sometimes'"), std::string::npos);
+  EXPECT_NE(refusal("128x256x64.s4.wg2.c2x1.static.g0.sk0").find("split-K = 0"), std::string::npos);
+  EXPECT_NE(refusal("128x256x64.s4.wg2.c2x1.static.g-1.sk1").find("group = '-1'"), std::string::npos);
+  EXPECT_NE(refusal("128x256x64.s4.wg1.c2x1.static.g0.sk1").find("BM = 128 must be 64 x"), std::string::npos);
+  EXPECT_NE(refusal("128x256x64.s9.wg2.c2x1.static.g0.sk1").find("not a compiled instance"), std::string::npos);
+  EXPECT_NE(refusal("128x256x64.x4.wg2.c2x1.static.g0.sk1").find("must start with 's'"), std::string::npos);
+  EXPECT_NE(refusal(std::string("128x256x64.s4.wg2.c2x1.static.g0.sk\x01", 36)).find("\\x01"), std::string::npos);
+}
+
+TEST(TuneConfig, EveryCompiledInstanceFitsSharedMemory) {
+  // stages x (BM + BN) x 64 x 2 bytes of ring + consumers x 2 x 64 x 64 x 2 bytes of
+  // staging + barriers + 1 KiB alignment slack, against sm_90's 227 KiB.
+  for (const auto& c : compiled_instances()) {
+    const int64_t ring = int64_t{c.stages} * (c.bm + c.bn) * 64 * 2;
+    const int64_t staging = int64_t{c.consumers} * 2 * 64 * 64 * 2;
+    EXPECT_GE(shared_memory_bytes(c), ring + staging + 1024) << to_string(c);
+    EXPECT_LE(shared_memory_bytes(c), kSm90MaxSharedPerBlock) << to_string(c);
+    EXPECT_EQ(c.bm, 64 * c.consumers);
+    EXPECT_EQ(c.bk, 64);
+  }
+  // k08's own configuration is compiled (the tuner can always fall back to it).
+  EXPECT_GE(instance_index(KernelConfig{}), 0);
+}
+
+TEST(TuneConfig, ShapeRules) {
+  const KernelConfig c = parse_config("128x256x64.s4.wg2.c2x1.static.g0.sk4");
+  EXPECT_EQ(shape_rules(c, {128, 4096, 4096}), "");
+  EXPECT_NE(shape_rules(c, {128, 4096, 4100}).find("K = 4100 must be a multiple of 8"), std::string::npos);
+  EXPECT_NE(shape_rules(c, {128, 4100, 4096}).find("N = 4100 must be a multiple of 8"), std::string::npos);
+  // K = 192: three 64-wide k-blocks, so at most 3 splits.
+  EXPECT_NE(shape_rules(c, {128, 4096, 192}).find("split-K = 4 exceeds the 3 k-blocks"), std::string::npos);
+}
+
+TEST(TuneConfig, Decomposition) {
+  const KernelConfig c = parse_config("128x256x64.s4.wg2.c2x1.static.g0.sk3");
+  const Decomposition d = decompose(c, {300, 1000, 1000});
+  EXPECT_EQ(d.tiles_m, 3);   // ceil(300 / 128)
+  EXPECT_EQ(d.tiles_n, 4);   // ceil(1000 / 256)
+  EXPECT_EQ(d.units_m, 2);   // ceil(3 / 2): clusters of 2 along M
+  EXPECT_EQ(d.k_blocks, 16); // ceil(1000 / 64)
+  EXPECT_EQ(d.work, 2 * 4 * 3);
+}
+
+RC_GTEST_PROP(TuneConfig, PrintParseRoundTrip, ()) {
+  const auto& all = compiled_instances();
+  KernelConfig c = all[*rc::gen::inRange<size_t>(0, all.size())];
+  c.group = *rc::gen::inRange(0, 1 << 16);
+  c.splits = *rc::gen::inRange(1, 65);
+  RC_ASSERT(parse_config(to_string(c)) == c);
+}
+
+RC_GTEST_PROP(TuneConfig, CandidatesAndHeuristicCanRun, ()) {
+  const Shape s{*rc::gen::inRange<int64_t>(1, 20000), 8 * *rc::gen::inRange<int64_t>(1, 8000),
+                8 * *rc::gen::inRange<int64_t>(1, 4000)};
+  const int sms = *rc::gen::element(78, 114, 132);
+  const auto list = candidates(s, sms);
+  RC_ASSERT(!list.empty());
+  std::set<std::string> names;
+  for (const auto& c : list) {
+    RC_ASSERT(shape_rules(c, s).empty());
+    RC_ASSERT(instance_index(c) >= 0);
+    RC_ASSERT(names.insert(to_string(c)).second);  // no duplicates
+  }
+  const KernelConfig h = heuristic(s, sms);
+  RC_ASSERT(names.count(to_string(h)) == 1);
+}
+
+TEST(TuneConfig, CandidatesOfferSplitKOnlyWhereTilesLeaveSmsIdle) {
+  // 8192 x 8192: 64 x 32 tiles of 128 x 256 fill 132 SMs many times over: no split-K.
+  for (const auto& c : candidates({8192, 8192, 8192}, 132)) EXPECT_EQ(c.splits, 1) << to_string(c);
+  // 128 x 4096 x 4096 with 128 x 256 tiles: 16 tiles for 132 SMs: split-K offered.
+  bool split = false;
+  for (const auto& c : candidates({128, 4096, 4096}, 132)) split |= c.splits > 1;
+  EXPECT_TRUE(split);
+}
