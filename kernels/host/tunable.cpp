@@ -1,10 +1,12 @@
 // The host side of k10_tunable: configuration checks, tensor maps, the split-K
 // workspace and dynamic-schedule counter, the instance table, and the choice of a
 // configuration for "k10"/"auto" (tuning cache, else the heuristic).
+#include <atomic>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
 #include <map>
+#include <tuple>
 #include <mutex>
 #include <sstream>
 #include <utility>
@@ -43,11 +45,35 @@ Scratch& scratch(cudaStream_t stream) {
   return all[{device, stream}];
 }
 
-int sm_count() {
-  int device = 0, sms = 0;
-  check_cuda(cudaGetDevice(&device), "k10 device");
-  check_cuda(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device), "k10 SM count");
+int sm_count(int device) {
+  static std::atomic<int> cached[kMaxDevices] = {};
+  const int slot = device < kMaxDevices ? device : 0;
+  int sms = cached[slot].load(std::memory_order_relaxed);
+  if (sms == 0) {
+    check_cuda(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device), "k10 SM count");
+    cached[slot].store(sms, std::memory_order_relaxed);
+  }
   return sms;
+}
+
+// The last few tensor maps this thread encoded: a GEMM called again on the same
+// buffers (every layer of a model, every benchmark round) skips the encoding.
+CUtensorMap tensor_map(const void* base, uint64_t rows, uint64_t cols, const model::TmaBox& box) {
+  struct Entry {
+    const void* base = nullptr;
+    uint64_t rows = 0, cols = 0;
+    uint32_t box_rows = 0, box_cols = 0;
+    CUtensorMap map{};
+  };
+  thread_local Entry entries[48];
+  thread_local unsigned next = 0;
+  for (const Entry& e : entries)
+    if (e.base == base && e.rows == rows && e.cols == cols && e.box_rows == box.rows && e.box_cols == box.inner_elems)
+      return e.map;
+  Entry& e = entries[next++ % 48];
+  e.map = make_tensor_map_2d(base, rows, cols, cols * 2, box);
+  e.base = base, e.rows = rows, e.cols = cols, e.box_rows = box.rows, e.box_cols = box.inner_elems;
+  return e.map;
 }
 
 tune::Shape to_tune(const GemmShape& s) { return {s.m, s.n, s.k}; }
@@ -69,16 +95,17 @@ void launch(const tune::KernelConfig& c, const GemmShape& s, const GemmOperands&
   const model::TmaBox box_a{static_cast<uint32_t>(c.bm), 64, 2, model::SwizzleMode::B128, 0};
   const model::TmaBox box_b{static_cast<uint32_t>(c.bn / c.cluster_m), 64, 2, model::SwizzleMode::B128, 0};
   const model::TmaBox box_c{64, 64, 2, model::SwizzleMode::B128, 0};
-  l.map_a = make_tensor_map_2d(ops.a, s.m, s.k, s.k * 2, box_a);
-  l.map_b = make_tensor_map_2d(ops.b, s.n, s.k, s.k * 2, box_b);
-  l.map_c = make_tensor_map_2d(ops.c, s.m, s.n, s.n * 2, box_c);
+  l.map_a = tensor_map(ops.a, s.m, s.k, box_a);
+  l.map_b = tensor_map(ops.b, s.n, s.k, box_b);
+  l.map_c = tensor_map(ops.c, s.m, s.n, box_c);
   l.prob.grid = WorkGrid{static_cast<uint32_t>(d.units_m), static_cast<uint32_t>(d.units_n)};
   l.prob.k_blocks = static_cast<int>(d.k_blocks);
   l.prob.group = static_cast<uint32_t>(c.group);
   l.prob.splits = static_cast<uint32_t>(c.splits);
   l.prob.m = static_cast<int>(s.m);
   l.prob.n = static_cast<int>(s.n);
-  l.sm_count = sm_count();
+  check_cuda(cudaGetDevice(&l.device), "k10 device");
+  l.sm_count = sm_count(l.device);
   l.stream = stream;
   Scratch& sc = scratch(stream);
   if (c.schedule == tune::Schedule::Dynamic) {
@@ -141,6 +168,8 @@ struct CacheState {
   bool loaded = false;
   std::string path;
   tune::TuneCache cache;
+  // Choices made so far, by shape (dispatch runs on every gemm call).
+  std::map<std::tuple<int, int64_t, int64_t, int64_t>, TunedChoice> chosen;
 };
 CacheState& cache_state() {
   static CacheState s;
@@ -151,6 +180,7 @@ void load_locked(CacheState& st, const std::string& path) {
   st.path = path;
   st.cache = path.empty() ? tune::TuneCache{} : tune::load_tune_cache(path);
   st.loaded = true;
+  st.chosen.clear();
   if (!path.empty()) {
     const size_t foreign = st.cache.foreign_entries(tune_key_here({0, 0, 0}));
     if (foreign > 0)
@@ -196,18 +226,21 @@ TunedChoice choose(const GemmShape& s) {
     const char* env = std::getenv("GEMMSCOPE_TUNE_CACHE");
     load_locked(st, env ? env : "");
   }
+  int device = 0;
+  check_cuda(cudaGetDevice(&device), "k10 device");
+  const auto memo = std::make_tuple(device, s.m, s.n, s.k);
+  if (auto it = st.chosen.find(memo); it != st.chosen.end()) return it->second;
   if (const tune::TuneEntry* e = st.cache.find(tune_key_here(s))) {
     try {
-      return {tune::parse_config(e->config), "tuning cache " + st.path};
+      return st.chosen[memo] = TunedChoice{tune::parse_config(e->config), "tuning cache " + st.path};
     } catch (const tune::ConfigError& err) {
       std::fprintf(stderr, "gemmscope: ignoring the tuning cache's entry for %ldx%ldx%ld: %s\n",
                    static_cast<long>(s.m), static_cast<long>(s.n), static_cast<long>(s.k), err.what());
     }
   }
-  int device = 0, sms = 0;
-  check_cuda(cudaGetDevice(&device), "k10 device");
+  int sms = 0;
   check_cuda(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device), "k10 SM count");
-  return {tune::heuristic({s.m, s.n, s.k}, sms), "heuristic"};
+  return st.chosen[memo] = TunedChoice{tune::heuristic({s.m, s.n, s.k}, sms), "heuristic"};
 }
 
 void gemm_config(const std::string& config, const GemmShape& shape, const GemmOperands& ops, cudaStream_t stream) {

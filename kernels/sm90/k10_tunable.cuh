@@ -15,6 +15,7 @@
 #include <cuda.h>
 
 #include <algorithm>
+#include <atomic>
 #include <utility>
 
 #include "common/ptx_sm90.cuh"
@@ -246,7 +247,6 @@ template <int BM, int BN, int Stages, int ClusterM, bool Dynamic>
 void launch_instance(const Launch& l) {
   auto* kernel = k10_tunable<BM, BN, Stages, ClusterM, Dynamic>;
   constexpr int kSmem = static_cast<int>(sizeof(SharedStorage<BM, BN, Stages>)) + 1024;
-  check_cuda(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, kSmem), "k10 smem attribute");
   cudaLaunchConfig_t cfg{};
   cfg.gridDim = dim3(2 * ClusterM);  // placeholder for the occupancy query
   cfg.blockDim = dim3(128 * (1 + BM / 64));
@@ -259,11 +259,19 @@ void launch_instance(const Launch& l) {
   attr.val.clusterDim.z = 1;
   cfg.attrs = &attr;
   cfg.numAttrs = 1;
-  int resident = 0;
-  check_cuda(cudaOccupancyMaxActiveClusters(&resident, kernel, &cfg), "k10 resident clusters");
+  // The shared-memory attribute and the resident-cluster count are per device and
+  // instance: asked once, not on every launch (host time shows in short GEMMs).
+  static std::atomic<int> resident_by_device[kMaxDevices] = {};
+  const int device = l.device < kMaxDevices ? l.device : 0;
+  int resident = resident_by_device[device].load(std::memory_order_relaxed);
+  if (resident == 0) {
+    check_cuda(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, kSmem), "k10 smem attribute");
+    check_cuda(cudaOccupancyMaxActiveClusters(&resident, kernel, &cfg), "k10 resident clusters");
+    if (resident <= 0) resident = l.sm_count / ClusterM;
+    resident_by_device[device].store(resident, std::memory_order_relaxed);
+  }
   const uint32_t work = l.prob.grid.total() * l.prob.splits;
-  const uint32_t clusters = std::max<uint32_t>(
-      1, std::min<uint32_t>(static_cast<uint32_t>(resident > 0 ? resident : l.sm_count / ClusterM), work));
+  const uint32_t clusters = std::max<uint32_t>(1, std::min<uint32_t>(static_cast<uint32_t>(resident), work));
   cfg.gridDim = dim3(clusters * ClusterM);
   check_cuda(cudaLaunchKernelEx(&cfg, kernel, l.map_a, l.map_b, l.map_c, l.prob), "k10_tunable launch");
 }

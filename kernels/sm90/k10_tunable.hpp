@@ -22,9 +22,12 @@ struct Problem {
   uint32_t* counter = nullptr; // dynamic schedule's work counter (zeroed before the launch)
 };
 
+inline constexpr int kMaxDevices = 64;
+
 struct Launch {
   CUtensorMap map_a, map_b, map_c;
   Problem prob;
+  int device = 0;
   int sm_count = 0;
   cudaStream_t stream = nullptr;
 };

@@ -177,9 +177,20 @@ std::vector<KernelConfig> candidates(const Shape& s, int sm_count) {
     if (d.units_m > 8) groups.push_back(8);
     std::vector<int> splits{1};
     const int64_t ctas = d.tiles_m * d.tiles_n;
-    if (ctas < sm_count)
+    // Fraction of the persistent grid's slots busy over the whole run.
+    const int64_t slots = std::max<int64_t>(1, sm_count / base.cluster_m);
+    auto wave_use = [&](int64_t work) {
+      return static_cast<double>(work) / static_cast<double>((work + slots - 1) / slots * slots);
+    };
+    if (ctas < sm_count) {
       for (const int sk : {2, 3, 4, 6, 8})
         if (d.k_blocks / sk >= 4 && ctas * sk <= 2 * sm_count) splits.push_back(sk);
+    } else if (wave_use(d.work) < 0.85) {
+      // More tiles than SMs but a ragged last wave (e.g. 160 tiles on 132 SMs):
+      // splitting K evens the waves out, at the cost of the fp32 partials.
+      for (const int sk : {2, 3, 4})
+        if (d.k_blocks / sk >= 8 && wave_use(d.work * sk) > wave_use(d.work) + 0.1) splits.push_back(sk);
+    }
     for (const int g : groups)
       for (const int sk : splits) {
         KernelConfig c = base;

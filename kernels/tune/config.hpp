@@ -73,7 +73,8 @@ Decomposition decompose(const KernelConfig& c, const Shape& s);
 
 // Configurations `gemmscope tune` times for a shape on a GPU with `sm_count` SMs:
 // every compiled instance, with block-swizzle groups {0, 8} where the work grid
-// has more than 8 rows, and split-K factors where one split leaves SMs idle.
+// has more than 8 rows, and split-K factors where one split leaves SMs idle or
+// the last wave of tiles ragged (less than 85% of the slots busy over the run).
 std::vector<KernelConfig> candidates(const Shape& s, int sm_count);
 
 // The untuned choice: the candidate with the lowest modelled time (waves of work

@@ -3,6 +3,7 @@
 #include <random>
 
 #include "command.hpp"
+#include "tune/config.hpp"
 #include "harness/harness.hpp"
 
 namespace {
@@ -18,7 +19,7 @@ struct CheckArgs {
 const gemmscope::cli::Registration reg{"check", [](CLI::App& app) {
   auto args = std::make_shared<CheckArgs>();
   CLI::App* cmd = app.add_subcommand("check", "Differential test: ladder kernels on the GPU vs an Eigen reference on the CPU");
-  cmd->add_option("--kernels", args->kernels, "comma-separated: k01..k04, auto")->capture_default_str();
+  cmd->add_option("--kernels", args->kernels, "comma-separated: ladder names (k01..k10), auto, k10:<configuration>")->capture_default_str();
   cmd->add_option("--cases", args->cases, "random shapes per kernel")->check(CLI::Range(1, 100000))->capture_default_str();
   cmd->add_option("--seed", args->seed, "seed (0: from the clock; printed)");
   cmd->add_option("--max-dim", args->max_dim, "largest M, N, K drawn")->check(CLI::Range(1, 1 << 16))->capture_default_str();
@@ -32,7 +33,8 @@ const gemmscope::cli::Registration reg{"check", [](CLI::App& app) {
       }
     }
     for (const auto& k : kernels)
-      if (k != "auto") gemmscope::find_kernel(k);
+      if (k.rfind("k10:", 0) == 0) gemmscope::tune::parse_config(k.substr(4));
+      else if (k != "auto") gemmscope::find_kernel(k);
     std::vector<gemmscope::GemmShape> shapes;
     if (!args->shapes.empty()) shapes = gemmscope::harness::parse_shapes(args->shapes);
     // Bad names and shapes are refused (status 2) before looking for a GPU (status 3).

@@ -117,11 +117,17 @@ RC_GTEST_PROP(TuneConfig, CandidatesAndHeuristicCanRun, ()) {
   RC_ASSERT(names.count(to_string(h)) == 1);
 }
 
-TEST(TuneConfig, CandidatesOfferSplitKOnlyWhereTilesLeaveSmsIdle) {
+TEST(TuneConfig, CandidatesOfferSplitKOnlyWhereTilesLeaveSmsIdleOrWavesRagged) {
   // 8192 x 8192: 64 x 32 tiles of 128 x 256 fill 132 SMs many times over: no split-K.
   for (const auto& c : candidates({8192, 8192, 8192}, 132)) EXPECT_EQ(c.splits, 1) << to_string(c);
   // 128 x 4096 x 4096 with 128 x 256 tiles: 16 tiles for 132 SMs: split-K offered.
   bool split = false;
   for (const auto& c : candidates({128, 4096, 4096}, 132)) split |= c.splits > 1;
   EXPECT_TRUE(split);
+  // 512 x 10240 x 8192 with 128 x 256 tiles in 2 x 1 clusters: 2 x 40 = 80 work tiles
+  // on 66 cluster slots, a second wave 14/66 full: split-K 2 (160 on 3 waves) offered.
+  bool ragged = false;
+  for (const auto& c : candidates({512, 10240, 8192}, 132))
+    ragged |= to_string(c) == "128x256x64.s4.wg2.c2x1.static.g0.sk2";
+  EXPECT_TRUE(ragged);
 }
