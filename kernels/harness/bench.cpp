@@ -178,6 +178,8 @@ BenchReport run_bench(const BenchOptions& opt) {
         if (e.times.size() >= 8 && std::accumulate(e.times.begin(), e.times.end(), 0.0) > 2000.0) continue;
         if (rep < opt.warmup && e.slow_warm) continue;
         try {
+          // The host queues the batch while the GPU spins: the events time the GPU only.
+          spin_gpu(stream, kSpinBeforeBatchUs);
           for (int i = 0; i < kBackToBack; ++i) {
             const BufferSet& bset = bufs[slot];
             slot = (slot + 1) % sets;
@@ -241,10 +243,17 @@ std::string shape_str(const GemmShape& s) {
 }
 std::string json_escape(const std::string& s) {
   std::string o;
-  for (char c : s) {
-    if (c == '"' || c == '\\') o += '\\';
-    if (c == '\n') { o += "\\n"; continue; }
-    o += c;
+  for (const char c : s) {
+    if (c == '"' || c == '\\') {
+      o += '\\';
+      o += c;
+    } else if (static_cast<unsigned char>(c) < 0x20) {
+      char buf[8];
+      std::snprintf(buf, sizeof(buf), "\\u%04x", static_cast<unsigned>(static_cast<unsigned char>(c)));
+      o += buf;
+    } else {
+      o += c;
+    }
   }
   return o;
 }
@@ -267,9 +276,10 @@ std::string BenchReport::to_json() const {
   std::ostringstream os;
   os << "{\n  \"schema_version\": 1,\n  \"environment\": {\"gpu\": \"" << json_escape(env.gpu) << "\", \"sm_count\": "
      << env.sm_count << ", \"l2_bytes\": " << env.l2_bytes << ", \"driver\": \"" << json_escape(env.driver)
-     << "\", \"cuda_runtime\": \"" << env.cuda_runtime << "\", \"sm_clock_before_mhz\": \"" << env.sm_clock_before_mhz
-     << "\", \"sm_clock_after_mhz\": \"" << env.sm_clock_after_mhz << "\", \"commit\": \"" << env.commit
-     << "\", \"date\": \"" << env.date << "\"},\n  \"rows\": [\n";
+     << "\", \"cuda_runtime\": \"" << json_escape(env.cuda_runtime) << "\", \"sm_clock_before_mhz\": \""
+     << json_escape(env.sm_clock_before_mhz) << "\", \"sm_clock_after_mhz\": \"" << json_escape(env.sm_clock_after_mhz)
+     << "\", \"commit\": \"" << json_escape(env.commit) << "\", \"date\": \"" << json_escape(env.date)
+     << "\"},\n  \"rows\": [\n";
   for (size_t i = 0; i < rows.size(); ++i) {
     const auto& r = rows[i];
     os << "    {\"kernel\": \"" << r.kernel << "\", \"m\": " << r.shape.m << ", \"n\": " << r.shape.n

@@ -110,6 +110,10 @@ struct BenchReport {
   std::string to_table() const;  // one line per (kernel, shape)
 };
 BenchReport run_bench(const BenchOptions& options);
+// Occupies the GPU for `microseconds` (one tiny block spinning on %globaltimer):
+// queued before a timed batch so that host launch overhead is not timed.
+void spin_gpu(cudaStream_t stream, double microseconds);
+inline constexpr double kSpinBeforeBatchUs = 300;
 // GPU, SMs, L2, driver, runtime, SM clock now, commit, date.
 BenchEnvironment collect_environment();
 std::string current_sm_clock_mhz();

@@ -1,6 +1,7 @@
 // The host side of k10_tunable: configuration checks, tensor maps, the split-K
 // workspace and dynamic-schedule counter, the instance table, and the choice of a
 // configuration for "k10"/"auto" (tuning cache, else the heuristic).
+#include <algorithm>
 #include <atomic>
 #include <cstdio>
 #include <cstdlib>
@@ -21,20 +22,24 @@
 namespace gemmscope::sm90::k10 {
 namespace {
 
-LaunchFn launcher(int row) {
+InstanceFns instance(int row) {
   switch (row % kParts) {
-    case 0: return part0_launcher(row);
-    case 1: return part1_launcher(row);
-    default: return part2_launcher(row);
+    case 0: return part0_instance(row);
+    case 1: return part1_instance(row);
+    default: return part2_instance(row);
   }
 }
 
 // Per (device, stream) device scratch that outlives launches: the dynamic
-// schedule's counter and the split-K workspace (grown on demand, kept).
+// schedule's counter, the split-K workspace and arrival counters (grown on
+// demand, kept; the arrival counters are zeroed once and left at zero by every
+// launch).
 struct Scratch {
   uint32_t* counter = nullptr;
-  float* partial = nullptr;
-  size_t partial_bytes = 0;
+  float* workspace = nullptr;
+  size_t workspace_bytes = 0;
+  uint32_t* arrivals = nullptr;
+  size_t arrival_count = 0;
 };
 Scratch& scratch(cudaStream_t stream) {
   static std::mutex mutex;
@@ -102,32 +107,49 @@ void launch(const tune::KernelConfig& c, const GemmShape& s, const GemmOperands&
   l.prob.k_blocks = static_cast<int>(d.k_blocks);
   l.prob.group = static_cast<uint32_t>(c.group);
   l.prob.splits = static_cast<uint32_t>(c.splits);
-  l.prob.m = static_cast<int>(s.m);
-  l.prob.n = static_cast<int>(s.n);
-  check_cuda(cudaGetDevice(&l.device), "k10 device");
-  l.sm_count = sm_count(l.device);
+  int device = 0;
+  check_cuda(cudaGetDevice(&device), "k10 device");
   l.stream = stream;
+  const InstanceFns fns = instance(row);
+  const int resident = fns.resident_clusters(device, sm_count(device));
+  const tune::SplitPlan plan = tune::split_plan(c, to_tune(s), resident);
+  l.prob.dp_tiles = static_cast<uint32_t>(plan.dp_tiles);
+  l.prob.split_tiles = static_cast<uint32_t>(plan.split_tiles);
   Scratch& sc = scratch(stream);
   if (c.schedule == tune::Schedule::Dynamic) {
     if (!sc.counter) check_cuda(cudaMalloc(&sc.counter, sizeof(uint32_t)), "k10 work counter");
     check_cuda(cudaMemsetAsync(sc.counter, 0, sizeof(uint32_t), stream), "k10 counter reset");
     l.prob.counter = sc.counter;
   }
-  if (c.splits > 1) {
-    const size_t need = static_cast<size_t>(c.splits) * static_cast<size_t>(s.m) * static_cast<size_t>(s.n) * 4;
-    if (need > sc.partial_bytes) {
-      // The stream may still be reading the old workspace.
+  if (plan.split_tiles > 0) {
+    const size_t per_tile_ctas = static_cast<size_t>(plan.split_tiles) * c.cluster_m;
+    const size_t need = per_tile_ctas * c.splits * c.bm * c.bn * sizeof(float);
+    const size_t arrivals = per_tile_ctas * c.consumers;
+    if (need > sc.workspace_bytes || arrivals > sc.arrival_count) {
+      // The stream may still be using the old buffers.
       check_cuda(cudaStreamSynchronize(stream), "k10 workspace resize");
-      if (sc.partial) check_cuda(cudaFree(sc.partial), "k10 workspace free");
-      sc.partial = nullptr;
-      sc.partial_bytes = 0;
-      check_cuda(cudaMalloc(&sc.partial, need), "k10 split-K workspace");
-      sc.partial_bytes = need;
+      if (need > sc.workspace_bytes) {
+        if (sc.workspace) check_cuda(cudaFree(sc.workspace), "k10 workspace free");
+        sc.workspace = nullptr;
+        sc.workspace_bytes = 0;
+        check_cuda(cudaMalloc(&sc.workspace, need), "k10 split-K workspace");
+        sc.workspace_bytes = need;
+      }
+      if (arrivals > sc.arrival_count) {
+        if (sc.arrivals) check_cuda(cudaFree(sc.arrivals), "k10 arrivals free");
+        sc.arrivals = nullptr;
+        sc.arrival_count = 0;
+        check_cuda(cudaMalloc(&sc.arrivals, arrivals * sizeof(uint32_t)), "k10 split-K arrival counters");
+        check_cuda(cudaMemset(sc.arrivals, 0, arrivals * sizeof(uint32_t)), "k10 arrival counters zero");
+        sc.arrival_count = arrivals;
+      }
     }
-    l.prob.partial = sc.partial;
+    l.prob.workspace = sc.workspace;
+    l.prob.arrivals = sc.arrivals;
   }
-  launcher(row)(l);
-  if (c.splits > 1) launch_split_reduce(sc.partial, ops.c, s.m * s.n, c.splits, stream);
+  const uint32_t clusters =
+      static_cast<uint32_t>(std::max<int64_t>(1, std::min<int64_t>(resident, plan.units)));
+  fns.launch(l, clusters);
 }
 
 // ---- the registry's "k10": configuration from the tuning cache, else the heuristic

@@ -6,12 +6,15 @@
 //   B multicast), static or dynamic persistent schedule;
 // and two run-time knobs:
 //   group  > 0: grouped zig-zag tile order (k09), 0: along M (k08);
-//   splits > 1: split-K. Work unit u = (split, tile) with split = u / tiles; each
-//               unit accumulates its share of the k-blocks and writes fp32
-//               partials to a workspace [split][M][N]; a second kernel sums the
-//               splits in split order (deterministic: no atomics) and rounds to
-//               bf16. With splits == 1 the epilogue is k07's double-buffered
-//               stmatrix + TMA store.
+//   splits > 1: split-K for the tiles of the last, partial wave (tune::SplitPlan:
+//               full waves run whole tiles, the remainder tiles are split S ways
+//               along K). Each split writes its fp32 accumulators to a workspace
+//               slot and counts itself in with an atomic; the split that arrives
+//               last reads all S partials back and adds them in split order
+//               0, 1, ..., S-1 (the same order whoever is last: deterministic),
+//               then stores the tile like any other. No second kernel.
+// The epilogue is k07's: stmatrix into two alternating swizzled staging boxes,
+// TMA store.
 #include <cuda.h>
 
 #include <algorithm>
@@ -41,6 +44,7 @@ struct SharedStorage {
   uint64_t schedule_full[kScheduleSlots];
   uint64_t schedule_empty[kScheduleSlots];
   uint32_t schedule_tile[kScheduleSlots];
+  uint32_t last_split[kConsumers];  // split-K: this consumer's unit arrived last
 };
 
 __device__ __forceinline__ uint32_t pack_bf16x2(float lo, float hi) {
@@ -69,8 +73,7 @@ __global__ void __launch_bounds__(128 * (1 + BM / 64), 1)
   Storage& s = *reinterpret_cast<Storage*>(smem_raw + ((1024 - (ptx::smem_u32(smem_raw) & 1023)) & 1023));
   const uint32_t rank = cluster_ctarank();
   const uint32_t worker = blockIdx.x / kCluster.size(), workers = gridDim.x / kCluster.size();
-  const uint32_t tiles = prob.grid.total();
-  const uint32_t total = tiles * prob.splits;
+  const uint32_t total = prob.dp_tiles + prob.split_tiles * prob.splits;
   const int warpgroup = threadIdx.x / 128;
   if (threadIdx.x == 0) {
     for (int i = 0; i < Stages; ++i) {
@@ -84,17 +87,25 @@ __global__ void __launch_bounds__(128 * (1 + BM / 64), 1)
   }
   cluster_sync();
 
-  // Work unit -> output tile origin and k-block range.
+  // Work unit -> output tile origin, k-block range and split slot (-1: whole tile).
   struct Unit {
-    int m0, n0, kb_begin, kb_end;
+    int m0, n0, kb_begin, kb_end, slot;
     uint32_t split;
   };
   auto unit = [&](uint32_t u) {
-    const uint32_t split = u / tiles, linear = u - split * tiles;
+    uint32_t linear = u, split = 0;
+    int slot = -1, kb_begin = 0, kb_end = prob.k_blocks;
+    if (u >= prob.dp_tiles) {
+      const uint32_t j = u - prob.dp_tiles;
+      slot = static_cast<int>(j % prob.split_tiles);
+      split = j / prob.split_tiles;
+      linear = prob.dp_tiles + static_cast<uint32_t>(slot);
+      kb_begin = static_cast<int>(static_cast<int64_t>(split) * prob.k_blocks / prob.splits);
+      kb_end = static_cast<int>(static_cast<int64_t>(split + 1) * prob.k_blocks / prob.splits);
+    }
     const WorkCoord w = prob.group ? order_grouped_zigzag(prob.grid, linear, prob.group) : order_along_m(prob.grid, linear);
-    const int kb_begin = static_cast<int>(static_cast<int64_t>(split) * prob.k_blocks / prob.splits);
-    const int kb_end = static_cast<int>(static_cast<int64_t>(split + 1) * prob.k_blocks / prob.splits);
-    return Unit{static_cast<int>((w.m * ClusterM + rank) * BM), static_cast<int>(w.n * BN), kb_begin, kb_end, split};
+    return Unit{static_cast<int>((w.m * ClusterM + rank) * BM), static_cast<int>(w.n * BN), kb_begin, kb_end, slot,
+                split};
   };
   auto receive = [&](SchedulePipe& slots) -> uint32_t {
     const uint32_t slot = slots.stage();
@@ -196,19 +207,32 @@ __global__ void __launch_bounds__(128 * (1 + BM / 64), 1)
       ptx::wgmma_wait_group<0>();
       release(previous);
 
-      if (prob.splits > 1) {
-        // Split-K: this unit's fp32 partial sums, straight from the accumulator
-        // fragment (two adjacent columns per register pair), bounds-checked.
-        const int row0 = w.m0 + consumer * 64;
-        float* part = prob.partial + static_cast<int64_t>(w.split) * prob.m * prob.n;
+      if (w.slot >= 0) {
+        // Split-K: publish this split's partial (thread-major, so each register's
+        // 128 values are one coalesced line), then count in. The last of the S
+        // splits sums all of them, in split order, into acc and stores the tile.
+        constexpr int kRegs = BN / 2;
+        const int64_t per_split = int64_t{ClusterM} * kConsumers * kRegs * 128;
+        const int64_t lane_base = (int64_t{rank} * kConsumers + consumer) * kRegs * 128 + t;
+        float* base = prob.workspace + static_cast<int64_t>(w.slot) * prob.splits * per_split + lane_base;
+        float* mine = base + static_cast<int64_t>(w.split) * per_split;
 #pragma unroll
-        for (int i = 0; i < BN / 2; i += 2) {
-          const int row = row0 + static_cast<int>(accumulator_row(t, i));
-          const int col = w.n0 + static_cast<int>(accumulator_col(t, i));
-          if (row < prob.m && col < prob.n)
-            *reinterpret_cast<float2*>(part + static_cast<int64_t>(row) * prob.n + col) = make_float2(acc[i], acc[i + 1]);
+        for (int i = 0; i < kRegs; ++i) __stcg(mine + i * 128, acc[i]);
+        __threadfence();
+        named_barrier_sync(1 + consumer, 128);
+        uint32_t* arrivals = prob.arrivals + (static_cast<int64_t>(w.slot) * ClusterM + rank) * kConsumers + consumer;
+        if (t == 0) s.last_split[consumer] = atomicAdd(arrivals, 1u) == prob.splits - 1;
+        named_barrier_sync(1 + consumer, 128);
+        if (!s.last_split[consumer]) continue;
+        __threadfence();
+#pragma unroll
+        for (int i = 0; i < kRegs; ++i) acc[i] = 0.f;
+        for (uint32_t split = 0; split < prob.splits; ++split) {
+          const float* part = base + static_cast<int64_t>(split) * per_split;
+#pragma unroll
+          for (int i = 0; i < kRegs; ++i) acc[i] += __ldcg(part + i * 128);
         }
-        continue;
+        if (t == 0) *arrivals = 0;  // every split has arrived: reset for the next launch
       }
       // bf16 epilogue as k07/k08: stmatrix into two alternating swizzled staging
       // boxes, TMA store; the last boxes' stores stay in flight into the next unit.
@@ -241,38 +265,50 @@ __global__ void __launch_bounds__(128 * (1 + BM / 64), 1)
   cluster_sync();
 }
 
-// The host half of one instance: shared-memory attribute, occupancy-limited
-// persistent grid, cluster launch.
+// The host half of one instance: shared-memory attribute and resident clusters
+// (once per device), cluster launch of the persistent grid.
 template <int BM, int BN, int Stages, int ClusterM, bool Dynamic>
-void launch_instance(const Launch& l) {
-  auto* kernel = k10_tunable<BM, BN, Stages, ClusterM, Dynamic>;
+cudaLaunchConfig_t launch_config(cudaLaunchAttribute& attr, cudaStream_t stream) {
   constexpr int kSmem = static_cast<int>(sizeof(SharedStorage<BM, BN, Stages>)) + 1024;
   cudaLaunchConfig_t cfg{};
   cfg.gridDim = dim3(2 * ClusterM);  // placeholder for the occupancy query
   cfg.blockDim = dim3(128 * (1 + BM / 64));
   cfg.dynamicSmemBytes = kSmem;
-  cfg.stream = l.stream;
-  cudaLaunchAttribute attr{};
+  cfg.stream = stream;
+  attr = cudaLaunchAttribute{};
   attr.id = cudaLaunchAttributeClusterDimension;
   attr.val.clusterDim.x = ClusterM;
   attr.val.clusterDim.y = 1;
   attr.val.clusterDim.z = 1;
   cfg.attrs = &attr;
   cfg.numAttrs = 1;
-  // The shared-memory attribute and the resident-cluster count are per device and
-  // instance: asked once, not on every launch (host time shows in short GEMMs).
-  static std::atomic<int> resident_by_device[kMaxDevices] = {};
-  const int device = l.device < kMaxDevices ? l.device : 0;
-  int resident = resident_by_device[device].load(std::memory_order_relaxed);
+  return cfg;
+}
+
+template <int BM, int BN, int Stages, int ClusterM, bool Dynamic>
+int resident_clusters(int device, int sm_count) {
+  static std::atomic<int> by_device[kMaxDevices] = {};
+  const int slot = device >= 0 && device < kMaxDevices ? device : 0;
+  int resident = by_device[slot].load(std::memory_order_relaxed);
   if (resident == 0) {
-    check_cuda(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, kSmem), "k10 smem attribute");
+    auto* kernel = k10_tunable<BM, BN, Stages, ClusterM, Dynamic>;
+    cudaLaunchAttribute attr;
+    cudaLaunchConfig_t cfg = launch_config<BM, BN, Stages, ClusterM, Dynamic>(attr, nullptr);
+    check_cuda(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, cfg.dynamicSmemBytes),
+               "k10 smem attribute");
     check_cuda(cudaOccupancyMaxActiveClusters(&resident, kernel, &cfg), "k10 resident clusters");
-    if (resident <= 0) resident = l.sm_count / ClusterM;
-    resident_by_device[device].store(resident, std::memory_order_relaxed);
+    if (resident <= 0) resident = std::max(1, sm_count / ClusterM);
+    by_device[slot].store(resident, std::memory_order_relaxed);
   }
-  const uint32_t work = l.prob.grid.total() * l.prob.splits;
-  const uint32_t clusters = std::max<uint32_t>(1, std::min<uint32_t>(static_cast<uint32_t>(resident), work));
-  cfg.gridDim = dim3(clusters * ClusterM);
+  return resident;
+}
+
+template <int BM, int BN, int Stages, int ClusterM, bool Dynamic>
+void launch_instance(const Launch& l, uint32_t clusters) {
+  auto* kernel = k10_tunable<BM, BN, Stages, ClusterM, Dynamic>;
+  cudaLaunchAttribute attr;
+  cudaLaunchConfig_t cfg = launch_config<BM, BN, Stages, ClusterM, Dynamic>(attr, l.stream);
+  cfg.gridDim = dim3(std::max<uint32_t>(1, clusters) * ClusterM);
   check_cuda(cudaLaunchKernelEx(&cfg, kernel, l.map_a, l.map_b, l.map_c, l.prob), "k10_tunable launch");
 }
 
@@ -290,24 +326,25 @@ inline constexpr Row kRows[] = {
 inline constexpr int kRowCount = static_cast<int>(sizeof(kRows) / sizeof(kRows[0]));
 
 template <int Part, int I>
-constexpr LaunchFn launcher_if_mine() {
+constexpr InstanceFns instance_if_mine() {
   if constexpr (I % kParts == Part) {
     constexpr Row r = kRows[I];
-    return &launch_instance<r.bm, r.bn, r.stages, r.cluster_m, r.dynamic != 0>;
+    return InstanceFns{&resident_clusters<r.bm, r.bn, r.stages, r.cluster_m, r.dynamic != 0>,
+                       &launch_instance<r.bm, r.bn, r.stages, r.cluster_m, r.dynamic != 0>};
   } else {
-    return nullptr;
+    return InstanceFns{};
   }
 }
 
 template <int Part, int... I>
-LaunchFn pick(int row, std::integer_sequence<int, I...>) {
-  LaunchFn fn = nullptr;
-  ((fn = (I == row) ? launcher_if_mine<Part, I>() : fn), ...);
-  return fn;
+InstanceFns pick(int row, std::integer_sequence<int, I...>) {
+  InstanceFns fns{};
+  ((fns = (I == row) ? instance_if_mine<Part, I>() : fns), ...);
+  return fns;
 }
 
 template <int Part>
-LaunchFn part_launcher(int row) {
+InstanceFns part_instance(int row) {
   return pick<Part>(row, std::make_integer_sequence<int, kRowCount>{});
 }
 

@@ -16,29 +16,32 @@ struct Problem {
   WorkGrid grid;          // cluster work tiles
   int k_blocks = 0;
   uint32_t group = 0;     // 0: along M; else grouped zig-zag band height
-  uint32_t splits = 1;    // split-K factor
-  int m = 0, n = 0;       // for the split-K partial stores
-  float* partial = nullptr;    // [splits][M][N] fp32 when splits > 1
-  uint32_t* counter = nullptr; // dynamic schedule's work counter (zeroed before the launch)
+  // Split-K (tune::SplitPlan): units [0, dp_tiles) are whole tiles; unit dp_tiles + j
+  // is split j / split_tiles of tile dp_tiles + j % split_tiles.
+  uint32_t splits = 1;
+  uint32_t dp_tiles = 0, split_tiles = 0;
+  float* workspace = nullptr;   // [split_tiles][splits][cluster CTA][consumer][BN/2][128] fp32 partials
+  uint32_t* arrivals = nullptr; // [split_tiles][cluster CTA][consumer], zero between launches
+  uint32_t* counter = nullptr;  // dynamic schedule's work counter (zeroed before the launch)
 };
-
-inline constexpr int kMaxDevices = 64;
 
 struct Launch {
   CUtensorMap map_a, map_b, map_c;
   Problem prob;
-  int device = 0;
-  int sm_count = 0;
   cudaStream_t stream = nullptr;
 };
 
-using LaunchFn = void (*)(const Launch&);
-inline constexpr int kParts = 3;  // k10_tunable_p0.cu .. p2.cu
-LaunchFn part0_launcher(int row);
-LaunchFn part1_launcher(int row);
-LaunchFn part2_launcher(int row);
+inline constexpr int kMaxDevices = 64;
 
-// Sums `splits` fp32 partials [splits][mn] in split order and rounds to bf16 (mn % 8 == 0).
-void launch_split_reduce(const float* partial, bf16* c, int64_t mn, int splits, cudaStream_t stream);
+// One compiled instance: how many of its clusters fit on the device at once (asked
+// once per device), and the launch of `clusters` persistent clusters.
+struct InstanceFns {
+  int (*resident_clusters)(int device, int sm_count) = nullptr;
+  void (*launch)(const Launch&, uint32_t clusters) = nullptr;
+};
+inline constexpr int kParts = 3;  // k10_tunable_p0.cu .. p2.cu
+InstanceFns part0_instance(int row);
+InstanceFns part1_instance(int row);
+InstanceFns part2_instance(int row);
 
 }  // namespace gemmscope::sm90::k10

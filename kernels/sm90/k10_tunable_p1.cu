@@ -3,5 +3,5 @@
 #include "sm90/k10_tunable.cuh"
 
 namespace gemmscope::sm90::k10 {
-LaunchFn part1_launcher(int row) { return part_launcher<1>(row); }
+InstanceFns part1_instance(int row) { return part_instance<1>(row); }
 }  // namespace gemmscope::sm90::k10

@@ -3,5 +3,5 @@
 #include "sm90/k10_tunable.cuh"
 
 namespace gemmscope::sm90::k10 {
-LaunchFn part2_launcher(int row) { return part_launcher<2>(row); }
+InstanceFns part2_instance(int row) { return part_instance<2>(row); }
 }  // namespace gemmscope::sm90::k10

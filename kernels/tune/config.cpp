@@ -152,6 +152,23 @@ Decomposition decompose(const KernelConfig& c, const Shape& s) {
   return d;
 }
 
+SplitPlan split_plan(const KernelConfig& c, const Shape& s, int64_t workers) {
+  const Decomposition d = decompose(c, s);
+  SplitPlan p;
+  p.tiles = d.units_m * d.units_n;
+  workers = std::max<int64_t>(1, workers);
+  if (c.splits <= 1) {
+    p.dp_tiles = p.tiles;
+  } else if (p.tiles < workers) {
+    p.split_tiles = p.tiles;
+  } else {
+    p.dp_tiles = p.tiles / workers * workers;
+    p.split_tiles = p.tiles - p.dp_tiles;
+  }
+  p.units = p.dp_tiles + p.split_tiles * c.splits;
+  return p;
+}
+
 std::string shape_rules(const KernelConfig& c, const Shape& s) {
   if (s.m < 1 || s.n < 1 || s.k < 1) return "M, N, K must be at least 1";
   if (s.k % 8 != 0)
@@ -175,22 +192,14 @@ std::vector<KernelConfig> candidates(const Shape& s, int sm_count) {
     const Decomposition d = decompose(base, s);
     std::vector<int> groups{0};
     if (d.units_m > 8) groups.push_back(8);
+    // Split-K where the last wave is partial (fewer tiles than clusters, or a
+    // remainder after full waves), at least 4 k-blocks per split.
     std::vector<int> splits{1};
-    const int64_t ctas = d.tiles_m * d.tiles_n;
-    // Fraction of the persistent grid's slots busy over the whole run.
     const int64_t slots = std::max<int64_t>(1, sm_count / base.cluster_m);
-    auto wave_use = [&](int64_t work) {
-      return static_cast<double>(work) / static_cast<double>((work + slots - 1) / slots * slots);
-    };
-    if (ctas < sm_count) {
+    const int64_t tiles = d.units_m * d.units_n;
+    if (tiles % slots != 0)
       for (const int sk : {2, 3, 4, 6, 8})
-        if (d.k_blocks / sk >= 4 && ctas * sk <= 2 * sm_count) splits.push_back(sk);
-    } else if (wave_use(d.work) < 0.85) {
-      // More tiles than SMs but a ragged last wave (e.g. 160 tiles on 132 SMs):
-      // splitting K evens the waves out, at the cost of the fp32 partials.
-      for (const int sk : {2, 3, 4})
-        if (d.k_blocks / sk >= 8 && wave_use(d.work * sk) > wave_use(d.work) + 0.1) splits.push_back(sk);
-    }
+        if (d.k_blocks / sk >= 4) splits.push_back(sk);
     for (const int g : groups)
       for (const int sk : splits) {
         KernelConfig c = base;
@@ -205,20 +214,26 @@ std::vector<KernelConfig> candidates(const Shape& s, int sm_count) {
 double modelled_time_us(const KernelConfig& c, const Shape& s, int sm_count) {
   // Per-SM figures of an H200 near 1.7 GHz: dense bf16 wgmma ~6 TFLOP/s, L2 -> SM
   // ~100 GB/s; HBM ~4 TB/s achievable. Only ratios between configurations matter.
-  constexpr double kSmFlops = 6.0e12, kSmBytes = 100e9, kHbm = 4.0e12, kTileOverheadUs = 1.0, kLaunchUs = 2.0;
+  constexpr double kSmFlops = 6.0e12, kSmBytes = 100e9, kHbm = 4.0e12, kTileOverheadUs = 1.0, kFixupUs = 1.5;
   const Decomposition d = decompose(c, s);
+  const int64_t slots = std::max<int64_t>(1, (sm_count - sm_count % c.cluster_m) / c.cluster_m);
+  const SplitPlan plan = split_plan(c, s, slots);
   const double eff_n = c.bn >= 256 ? 1.0 : c.bn >= 192 ? 0.97 : c.bn >= 128 ? 0.9 : 0.7;
   const double eff_m = c.consumers >= 2 ? 1.0 : 0.85;  // one consumer: the producer warpgroup is a larger share
-  const double k_per_split = static_cast<double>((d.k_blocks + c.splits - 1) / c.splits) * c.bk;
-  const double flops = 2.0 * c.bm * c.bn * k_per_split;
-  const double bytes = (c.bm + static_cast<double>(c.bn) / c.cluster_m) * k_per_split * 2;
-  const double unit_us = std::max(flops / (kSmFlops * eff_n * eff_m), bytes / kSmBytes) * 1e6 + kTileOverheadUs;
-  const int64_t slots = std::max<int64_t>(1, (sm_count - sm_count % c.cluster_m) / c.cluster_m);
-  const double waves = std::ceil(static_cast<double>(d.work) / static_cast<double>(slots));
-  double t = waves * unit_us;
+  auto tile_us = [&](double k) {
+    const double flops = 2.0 * c.bm * c.bn * k;
+    const double bytes = (c.bm + static_cast<double>(c.bn) / c.cluster_m) * k * 2;
+    return std::max(flops / (kSmFlops * eff_n * eff_m), bytes / kSmBytes) * 1e6 + kTileOverheadUs;
+  };
+  const double k_full = static_cast<double>(d.k_blocks) * c.bk;
+  double t = std::ceil(static_cast<double>(plan.dp_tiles) / static_cast<double>(slots)) * tile_us(k_full);
+  if (plan.split_tiles > 0) {
+    const double waves = std::ceil(static_cast<double>(plan.split_tiles * c.splits) / static_cast<double>(slots));
+    // Each split also writes its fp32 partial tile and the last one reads them all back.
+    t += waves * (tile_us(std::ceil(static_cast<double>(d.k_blocks) / c.splits) * c.bk) + kFixupUs);
+  }
   const double hbm_us = static_cast<double>(s.m * s.k + s.n * s.k + s.m * s.n) * 2 / kHbm * 1e6;
   t = std::max(t, hbm_us);
-  if (c.splits > 1) t += static_cast<double>(c.splits) * s.m * s.n * 4 * 2 / kHbm * 1e6 + kLaunchUs;
   if (c.schedule == Schedule::Dynamic) t *= 1.01;
   if (c.group != 0) t *= 1.005;
   return t;

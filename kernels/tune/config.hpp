@@ -31,7 +31,7 @@ struct KernelConfig {
   int cluster_m = 2, cluster_n = 1;
   Schedule schedule = Schedule::Static;
   int group = 0;          // block-swizzle band height in work tiles; 0 = plain order along M
-  int splits = 1;         // split-K factor; 1 = bf16 TMA-store epilogue
+  int splits = 1;         // split-K factor for the tiles of the last, partial wave (SplitPlan); 1 = none
   bool operator==(const KernelConfig&) const = default;
 };
 
@@ -67,9 +67,26 @@ struct Decomposition {
   int64_t tiles_m = 0, tiles_n = 0;  // CTA tiles
   int64_t units_m = 0, units_n = 0;  // cluster work tiles (units_m = ceil(tiles_m / cluster_m))
   int64_t k_blocks = 0;
-  int64_t work = 0;                  // units_m * units_n * splits
+  int64_t work = 0;                  // units_m * units_n * splits (an upper bound of SplitPlan::units)
 };
 Decomposition decompose(const KernelConfig& c, const Shape& s);
+
+// Split-K as the kernel schedules it, given how many clusters are resident
+// (`workers`). With T work tiles and S = splits > 1:
+//   T < workers:       every tile is split (data-parallel part empty);
+//   otherwise:         the first floor(T / workers) * workers tiles run whole
+//                      (full waves), only the R = T mod workers tiles of the last
+//                      wave are split S ways (R = 0: nothing to split).
+// Work units: the whole tiles first, then unit dp + j is split j / R of
+// remainder tile j % R. A split tile's partials meet in a workspace; the last
+// split to finish sums all S in split order (deterministic) and stores the tile.
+struct SplitPlan {
+  int64_t tiles = 0;        // T
+  int64_t dp_tiles = 0;     // whole tiles
+  int64_t split_tiles = 0;  // R
+  int64_t units = 0;        // dp_tiles + split_tiles * splits
+};
+SplitPlan split_plan(const KernelConfig& c, const Shape& s, int64_t workers);
 
 // Configurations `gemmscope tune` times for a shape on a GPU with `sm_count` SMs:
 // every compiled instance, with block-swizzle groups {0, 8} where the work grid

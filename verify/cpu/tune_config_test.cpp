@@ -117,17 +117,51 @@ RC_GTEST_PROP(TuneConfig, CandidatesAndHeuristicCanRun, ()) {
   RC_ASSERT(names.count(to_string(h)) == 1);
 }
 
-TEST(TuneConfig, CandidatesOfferSplitKOnlyWhereTilesLeaveSmsIdleOrWavesRagged) {
-  // 8192 x 8192: 64 x 32 tiles of 128 x 256 fill 132 SMs many times over: no split-K.
-  for (const auto& c : candidates({8192, 8192, 8192}, 132)) EXPECT_EQ(c.splits, 1) << to_string(c);
+TEST(TuneConfig, CandidatesOfferSplitKOnlyWhereTheLastWaveIsPartial) {
+  // 1024 x 8192 with 128 x 256 tiles in 2 x 1 clusters on 128 SMs: 4 x 32 = 128 work
+  // tiles on 64 cluster slots, two whole waves: that instance gets no split-K.
+  for (const auto& c : candidates({1024, 8192, 8192}, 128))
+    if (c.bm == 128 && c.bn == 256 && c.cluster_m == 2) EXPECT_EQ(c.splits, 1) << to_string(c);
+  // Wherever split-K is offered, the plan (with as many workers as SMs / cluster)
+  // has tiles to split.
+  for (const Shape s : {Shape{128, 4096, 4096}, Shape{8192, 8192, 8192}, Shape{512, 5376, 21504}})
+    for (const auto& c : candidates(s, 132))
+      if (c.splits > 1) EXPECT_GT(split_plan(c, s, 132 / c.cluster_m).split_tiles, 0) << to_string(c);
   // 128 x 4096 x 4096 with 128 x 256 tiles: 16 tiles for 132 SMs: split-K offered.
   bool split = false;
   for (const auto& c : candidates({128, 4096, 4096}, 132)) split |= c.splits > 1;
   EXPECT_TRUE(split);
   // 512 x 10240 x 8192 with 128 x 256 tiles in 2 x 1 clusters: 2 x 40 = 80 work tiles
-  // on 66 cluster slots, a second wave 14/66 full: split-K 2 (160 on 3 waves) offered.
+  // on 66 cluster slots, a second wave 14/66 full: split-K offered for the remainder.
   bool ragged = false;
   for (const auto& c : candidates({512, 10240, 8192}, 132))
     ragged |= to_string(c) == "128x256x64.s4.wg2.c2x1.static.g0.sk2";
   EXPECT_TRUE(ragged);
+}
+
+TEST(TuneConfig, SplitPlan) {
+  KernelConfig c = parse_config("128x64x64.s8.wg2.c1x1.static.g0.sk3");
+  // 1100 x 1600: 9 x 25 = 225 tiles on 132 workers: one full wave of 132 whole
+  // tiles, the other 93 split 3 ways: 132 + 279 units.
+  SplitPlan p = split_plan(c, {1100, 1600, 1024}, 132);
+  EXPECT_EQ(p.tiles, 225);
+  EXPECT_EQ(p.dp_tiles, 132);
+  EXPECT_EQ(p.split_tiles, 93);
+  EXPECT_EQ(p.units, 132 + 93 * 3);
+  // Fewer tiles than workers: all split.
+  p = split_plan(c, {128, 1024, 4096}, 132);
+  EXPECT_EQ(p.tiles, 16);
+  EXPECT_EQ(p.dp_tiles, 0);
+  EXPECT_EQ(p.split_tiles, 16);
+  EXPECT_EQ(p.units, 48);
+  // Whole waves only (264 = 2 x 132 tiles): nothing to split.
+  p = split_plan(c, {128 * 11, 64 * 24, 4096}, 132);
+  EXPECT_EQ(p.tiles, 264);
+  EXPECT_EQ(p.split_tiles, 0);
+  EXPECT_EQ(p.units, 264);
+  // No split-K: every tile whole.
+  c.splits = 1;
+  p = split_plan(c, {1100, 1600, 1024}, 132);
+  EXPECT_EQ(p.dp_tiles, 225);
+  EXPECT_EQ(p.units, 225);
 }
