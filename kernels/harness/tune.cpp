@@ -403,8 +403,8 @@ std::vector<TuneShapeOutcome> run_tune(const TuneOptions& opt) {
       int status = 0;
       waitpid(pid, &status, 0);
       if (WIFEXITED(status) && WEXITSTATUS(status) == 0) break;
+      if (WIFEXITED(status) && WEXITSTATUS(status) == 3) throw NoGpuError(fatal);
       if (!fatal.empty() && running.empty()) throw std::runtime_error("tune " + label + ": " + fatal);
-      if (WIFEXITED(status) && WEXITSTATUS(status) == 3) throw std::runtime_error(fatal);
       if (running.empty() || attempt > 64)
         throw std::runtime_error("tune " + label + ": the worker process failed (" +
                                  (WIFSIGNALED(status) ? "signal " + std::to_string(WTERMSIG(status))

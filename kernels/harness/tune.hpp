@@ -9,6 +9,7 @@
 // context (an illegal address, a trap) is recorded as a failure and the shape is
 // tuned again without it, so no configuration can end the sweep.
 #include <cstdint>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -32,6 +33,12 @@ struct TuneShapeOutcome {
   double best_ms = 0, cublas_ms = 0;
   int timed = 0, failed = 0;
   bool skipped = false;                // skip_tuned and the cache had it
+};
+
+// No usable GPU (tune exits with status 3, as bench and check do).
+class NoGpuError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
 };
 
 // Returns one outcome per shape; throws std::runtime_error when no GPU is usable

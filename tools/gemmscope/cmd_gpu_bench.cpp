@@ -71,7 +71,13 @@ const gemmscope::cli::Registration reg{"bench", [](CLI::App& app) {
       std::fprintf(stderr, "gemmscope bench: no usable CUDA device (%s); bench needs the GPU\n", why.c_str());
       std::exit(3);
     }
-    if (!args->cache.empty()) gemmscope::use_tune_cache(args->cache);
+    if (!args->cache.empty()) {
+      try {
+        gemmscope::use_tune_cache(args->cache);
+      } catch (const gemmscope::tune::TuneCacheError& e) {
+        throw std::invalid_argument(e.what());
+      }
+    }
     opt.warmup = args->warmup;
     opt.repeats = args->repeats;
     opt.progress = !args->quiet;

@@ -6,6 +6,7 @@
 #include "command.hpp"
 #include "harness/tune.hpp"
 #include "shapes_arg.hpp"
+#include "tune/cache.hpp"
 #include "tune/config.hpp"
 
 namespace {
@@ -50,7 +51,19 @@ const gemmscope::cli::Registration reg{"tune", [](CLI::App& app) {
     opt.repeats = args->repeats;
     opt.progress = !args->quiet;
     opt.skip_tuned = args->skip_tuned;
-    const auto outcomes = gemmscope::harness::run_tune(opt);
+    // A corrupt or foreign-format cache is bad input (status 2), refused before any GPU work.
+    try {
+      gemmscope::tune::load_tune_cache(opt.cache_path);
+    } catch (const gemmscope::tune::TuneCacheError& e) {
+      throw std::invalid_argument(e.what());
+    }
+    std::vector<gemmscope::harness::TuneShapeOutcome> outcomes;
+    try {
+      outcomes = gemmscope::harness::run_tune(opt);
+    } catch (const gemmscope::harness::NoGpuError& e) {
+      std::fprintf(stderr, "gemmscope tune: %s\n", e.what());
+      std::exit(3);
+    }
     std::printf("%-28s %-22s %-40s %10s %10s %7s %6s %6s\n", "shape set row", "MxNxK", "best configuration",
                 "best_ms", "cublas_ms", "ratio", "timed", "failed");
     for (const auto& o : outcomes) {

@@ -14,6 +14,8 @@ namespace gemmscope::cli {
 inline std::vector<tune::NamedShape> shapes_arg(const std::string& value) {
   std::error_code ec;
   if (std::filesystem::is_regular_file(value, ec)) return tune::load_shape_set(value);
+  if (value.find('/') != std::string::npos || value.ends_with(".csv"))
+    throw std::invalid_argument("--shapes '" + value + "': no such shape-set file");
   std::vector<tune::NamedShape> out;
   for (const auto& s : parse_shape_list(value)) out.push_back(tune::NamedShape{"", "", s.m, s.n, s.k});
   if (out.empty()) throw std::invalid_argument("--shapes '" + value + "' names no file and lists no shape");
