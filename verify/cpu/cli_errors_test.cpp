@@ -3,6 +3,9 @@
 // text. Each case runs the built binary (GEMMSCOPE_CLI, set in verify/CMakeLists.txt);
 // the expected lines are the ones docs/input-validation.md documents.
 #include <gtest/gtest.h>
+
+#include <fstream>
+#include <iterator>
 #include <sys/wait.h>
 
 #include <array>
@@ -229,6 +232,41 @@ TEST_F(CliErrors, KernelNamesAndShapes) {
   expect_refused({{"bench", "--shapes", "4096x4096x2147483648"}, "gemmscope: shape '4096x4096x2147483648" + rule});
   expect_refused({{"bench", "--shapes", ","},
                   "gemmscope: no shapes given: expected a list like 4096x4096x4096,512x8192x5376"});
+}
+
+// The autotuner's inputs: configurations, tuning caches, shape-set files, output
+// paths. All refused before any GPU work (so this runs without a GPU).
+TEST_F(CliErrors, TuneConfigurationsCachesAndShapeSets) {
+#ifdef GEMMSCOPE_CLI
+  if (!has_gpu_commands()) GTEST_SKIP() << "built without the kernels: no tune/bench subcommands";
+#endif
+  expect_refused({{"bench", "--kernels", "k10:junk"},
+                  "gemmscope: configuration 'junk': expected 7 fields BMxBNxBK.sSTAGES.wgN.cMxN.static|dynamic.gGROUP."
+                  "skSPLITS (e.g. 128x256x64.s4.wg2.c2x1.static.g0.sk1), found 1"});
+  expect_refused({{"bench", "--kernels", "k10:128x256x64.s9.wg2.c2x1.static.g0.sk1"},
+                  "gemmscope: configuration '128x256x64.s9.wg2.c2x1.static.g0.sk1': not a compiled instance; compiled: ",
+                  /*prefix_only=*/true});
+  expect_refused({{"tune", "--configs", "128x256x64.s4.wg2.c2x1.static.g0.sk0", "--shapes", "64x64x64"},
+                  "gemmscope: configuration '128x256x64.s4.wg2.c2x1.static.g0.sk0': split-K = 0 must be at least 1"});
+  expect_refused({{"tune", "--shapes", "/no/such/shapes.csv"}, "gemmscope: --shapes '/no/such/shapes.csv': no such shape-set file"});
+  const std::string dir = testing::TempDir();
+  {
+    std::ofstream(dir + "/bad_shapes.csv") << "model,layer,m,n,k\nllama,qkv,0,64,64\n";
+    expect_refused({{"bench", "--shapes", dir + "/bad_shapes.csv"},
+                    "gemmscope: " + dir + "/bad_shapes.csv:2: m = '0' must be 1..2147483647"});
+  }
+  {
+    // A corrupt cache is refused and left as it was.
+    const std::string cache = dir + "/bad_cache.json";
+    std::ofstream(cache) << "{\"format\":\"x\"}";
+    expect_refused({{"tune", "--shapes", "64x64x64", "--cache", cache},
+                    "gemmscope: " + cache + ": format = \"x\" must be \"gemmscope-tune-cache\""});
+    std::ifstream in(cache);
+    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    EXPECT_EQ(text, "{\"format\":\"x\"}");
+  }
+  expect_refused({{"bench", "--kernels", "auto,cublas", "--shapes", "64x64x64", "--csv", "/no/such/dir/r.csv"},
+                  "gemmscope: --csv '/no/such/dir/r.csv' cannot be opened for writing"});
 }
 
 }  // namespace

@@ -12,6 +12,8 @@
 #include <cctype>
 
 #include "harness/harness.hpp"
+#include "gemmscope/tuned.hpp"
+#include "tune/cache.hpp"
 #include "tune/config.hpp"
 
 namespace gemmscope {
@@ -154,6 +156,40 @@ TEST(GemmDiff, K10SplitKDeterministic) {
       else EXPECT_EQ(0, std::memcmp(first.data(), out.data(), out.size() * sizeof(bf16))) << tune::to_string(c);
     }
   }
+}
+
+// Dispatch through the tuning cache: an entry for this GPU/CUDA/driver/kernel version
+// and shape is used; the same entry from another GPU is ignored (the heuristic
+// decides, with a warning); either way the result matches Eigen.
+TEST(GemmDiff, TuningCacheDispatch) {
+  REQUIRE_GPU();
+  const GemmShape s{200, 512, 1024};
+  const std::string path = testing::TempDir() + "/gemmscope_dispatch_cache.json";
+  const std::string picked = "64x128x64.s8.wg1.c1x1.static.g1.sk2";
+  auto write_cache = [&](const std::string& gpu) {
+    tune::TuneCache cache;
+    tune::TuneKey key = tune_key_here(s);
+    key.gpu = gpu;
+    cache.upsert(tune::TuneEntry{key, picked, 0.01, 0.01, 1, "2026-11-29T00:00:00Z"});
+    tune::save_tune_cache(path, cache);
+  };
+  write_cache(tune_key_here(s).gpu);
+  use_tune_cache(path);
+  EXPECT_EQ(tune::to_string(choose(s).config), picked);
+  EXPECT_EQ(choose(s).source, "tuning cache " + path);
+  const HostProblem p = HostProblem::random(s, 77);
+  const auto ref = harness::reference_gemm(p);
+  auto r = harness::run_case("auto", p, ref);
+  ASSERT_TRUE(r.ran) << r.refusal;
+  EXPECT_TRUE(r.cmp.ok) << r.cmp.summary();
+
+  write_cache("Some Other GPU");
+  use_tune_cache(path);
+  EXPECT_EQ(choose(s).source, "heuristic");
+  r = harness::run_case("auto", p, ref);
+  ASSERT_TRUE(r.ran) << r.refusal;
+  EXPECT_TRUE(r.cmp.ok) << r.cmp.summary();
+  use_tune_cache("");
 }
 
 TEST(GemmDiff, AutoAnyShape) { REQUIRE_GPU(); property("auto", false, false); }
