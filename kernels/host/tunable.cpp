@@ -152,16 +152,19 @@ void launch(const tune::KernelConfig& c, const GemmShape& s, const GemmOperands&
   fns.launch(l, clusters);
 }
 
-// ---- the registry's "k10": configuration from the tuning cache, else the heuristic
+// ---- the registry's "k10": configuration from the tuning cache, else the heuristic.
+// Whether k10 can run a problem does not depend on the configuration chosen (every
+// instance has the same TMA and shape rules without split-K), so the answer needs
+// no GPU: k08's configuration stands in for the check.
 std::string can_implement_chosen(const GemmShape& shape, const GemmOperands& ops) {
-  try {
-    return can_implement(choose(shape).config, shape, ops);
-  } catch (const tune::ConfigError& e) {
-    return e.what();
-  }
+  return can_implement(tune::KernelConfig{}, shape, ops);
 }
 void launch_chosen(const GemmShape& shape, const GemmOperands& ops, cudaStream_t stream) {
-  launch(choose(shape).config, shape, ops, stream);
+  tune::KernelConfig c = choose(shape).config;
+  // A cache entry whose split-K the shape cannot take (hand-edited cache) falls back
+  // to the same instance without split-K.
+  if (!can_implement(c, shape, ops).empty()) c.splits = 1;
+  launch(c, shape, ops, stream);
 }
 
 }  // namespace gemmscope::sm90::k10

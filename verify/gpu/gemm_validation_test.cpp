@@ -78,7 +78,7 @@ TEST(GemmValidation, UnknownKernelNames) {
     const std::string why = refusal({64, 64, 64}, kApart, name);
     const std::string expected = "kernel '" + name + "' is unknown; known kernels: k01, ";
     EXPECT_EQ(why.substr(0, expected.size()), expected) << name;
-    EXPECT_EQ(why.substr(why.size() - 6), ", auto") << why;
+    EXPECT_NE(why.find(", k10, auto, k10:<configuration>"), std::string::npos) << why;
   }
   for (const auto& k : sm90_kernels()) EXPECT_EQ(&find_kernel(k.name), &k);
 }
