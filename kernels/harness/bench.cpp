@@ -61,8 +61,8 @@ BenchEnvironment collect_environment() {
   env.gpu = prop.name;
   env.sm_count = prop.multiProcessorCount;
   env.l2_bytes = prop.l2CacheSize;
-  env.driver = shell_line("nvidia-smi --query-gpu=driver_version --format=csv,noheader 2>/dev/null | head -1") +
-               " (CUDA " + std::to_string(driver / 1000) + "." + std::to_string(driver % 1000 / 10) + ")";
+  env.driver = driver_version() + " (CUDA " + std::to_string(driver / 1000) + "." +
+               std::to_string(driver % 1000 / 10) + ")";
   env.cuda_runtime = std::to_string(runtime / 1000) + "." + std::to_string(runtime % 1000 / 10);
   const char* commit = std::getenv("GEMMSCOPE_COMMIT");
   env.commit = commit ? commit : GEMMSCOPE_GIT_COMMIT;
@@ -77,6 +77,11 @@ BenchEnvironment collect_environment() {
 }
 
 double median_of(const std::vector<float>& v) { return percentile(v, 0.5); }
+
+int rotation_sets(const GemmShape& s, int64_t l2_bytes) {
+  const size_t set_bytes = static_cast<size_t>((s.m * s.k + s.n * s.k + s.m * s.n) * 2);
+  return static_cast<int>(std::max<size_t>(2, (3 * static_cast<size_t>(l2_bytes)) / set_bytes + 1));
+}
 std::string current_sm_clock_mhz() { return sm_clock_mhz(); }
 
 BenchReport run_bench(const BenchOptions& opt) {
@@ -95,8 +100,7 @@ BenchReport run_bench(const BenchOptions& opt) {
   for (const GemmShape& s : opt.shapes) {
     ++shape_index;
     // Rotate among enough input sets that together they exceed 3x L2.
-    const size_t set_bytes = static_cast<size_t>((s.m * s.k + s.n * s.k + s.m * s.n) * 2);
-    const int sets = static_cast<int>(std::max<size_t>(2, (3 * static_cast<size_t>(prop.l2CacheSize)) / set_bytes + 1));
+    const int sets = rotation_sets(s, prop.l2CacheSize);
     std::vector<BufferSet> bufs(sets);
     HostProblem p = HostProblem::random(s, opt.seed + shape_index);
     for (auto& bset : bufs) {

@@ -118,6 +118,9 @@ inline constexpr double kSpinBeforeBatchUs = 300;
 BenchEnvironment collect_environment();
 std::string current_sm_clock_mhz();
 double median_of(const std::vector<float>& v);
+// How many input/output sets bench and tune rotate through for a shape: together
+// more than 3x L2, at least 2, so every launch reads its operands from HBM.
+int rotation_sets(const GemmShape& shape, int64_t l2_bytes);
 
 // "4096x4096x4096,512x8192x5376" -> shapes; throws GemmError naming the bad item.
 std::vector<GemmShape> parse_shapes(const std::string& text);

@@ -73,14 +73,15 @@ Samples sample_reference(const HostProblem& p, uint64_t seed) {
   };
   out.rows = pick(s.m);
   out.cols = pick(s.n);
-  std::vector<double> a(p.a.size()), b(p.b.size());
-  for (size_t i = 0; i < a.size(); ++i) a[i] = __bfloat162float(p.a[i]);
-  for (size_t i = 0; i < b.size(); ++i) b[i] = __bfloat162float(p.b[i]);
+  // Straight from the bf16 inputs (no double copy of A and B: the weights reach 470M elements).
   auto dot = [&](int64_t r, int64_t c, double& ref, double& abs) {
-    const double* x = &a[static_cast<size_t>(r * s.k)];
-    const double* y = &b[static_cast<size_t>(c * s.k)];
+    const bf16* x = &p.a[static_cast<size_t>(r * s.k)];
+    const bf16* y = &p.b[static_cast<size_t>(c * s.k)];
     double acc = 0, acc_abs = 0;
-    for (int64_t k = 0; k < s.k; ++k) acc += x[k] * y[k], acc_abs += std::abs(x[k] * y[k]);
+    for (int64_t k = 0; k < s.k; ++k) {
+      const double xy = static_cast<double>(__bfloat162float(x[k])) * __bfloat162float(y[k]);
+      acc += xy, acc_abs += std::abs(xy);
+    }
     ref = acc, abs = acc_abs;
   };
   out.row_ref.resize(out.rows.size() * s.n);
@@ -165,8 +166,7 @@ int tune_child(const tune::NamedShape& ns, const std::set<std::string>& excluded
   struct Set {
     bf16 *a = nullptr, *b = nullptr, *c = nullptr;
   };
-  const size_t set_bytes = static_cast<size_t>((s.m * s.k + s.n * s.k + s.m * s.n) * 2);
-  const int sets = static_cast<int>(std::max<size_t>(2, (3 * static_cast<size_t>(prop.l2CacheSize)) / set_bytes + 1));
+  const int sets = rotation_sets(s, prop.l2CacheSize);
   std::vector<Set> bufs(sets);
   for (auto& b : bufs) {
     check_cuda(cudaMalloc(&b.a, p.a.size() * 2), "tune A");
@@ -311,36 +311,18 @@ std::vector<TuneShapeOutcome> run_tune(const TuneOptions& opt) {
       if (pid < 0) throw std::runtime_error(std::string("tune: fork: ") + std::strerror(errno));
       if (pid == 0) {
         close(fds[0]);
-        if (opt.skip_tuned && attempt == 0) {
-          // Asked in the child: the key needs CUDA, which the parent never touches.
-          FILE* out = fdopen(fds[1], "w");
-          int code = 0;
-          try {
-            if (gpu_available() && cache.find(tune_key_here({ns.m, ns.n, ns.k}))) {
-              std::fprintf(out, "skip\n");
-              std::fflush(out);
-              _exit(0);
-            }
-          } catch (...) {
-            code = 0;
-          }
-          // Not cached: fall through to tuning in this child.
-          try {
-            code = tune_child(ns, excluded, opt, opt.seed + si, out);
-          } catch (const std::exception& e) {
-            std::fprintf(out, "fatal\t%s\n", clean(e.what()).c_str());
-            code = 4;
-          }
-          std::fflush(out);
-          _exit(code);
-        }
         FILE* out = fdopen(fds[1], "w");
-        int code = 5;
+        int code = 4;
         try {
-          code = tune_child(ns, excluded, opt, opt.seed + si, out);
+          // --skip-tuned is decided in the child: the key needs CUDA, which the parent never touches.
+          if (opt.skip_tuned && attempt == 0 && gpu_available() && cache.find(tune_key_here({ns.m, ns.n, ns.k}))) {
+            std::fprintf(out, "skip\n");
+            code = 0;
+          } else {
+            code = tune_child(ns, excluded, opt, opt.seed + si, out);
+          }
         } catch (const std::exception& e) {
           std::fprintf(out, "fatal\t%s\n", clean(e.what()).c_str());
-          std::fflush(out);
           code = 4;
         }
         std::fflush(out);

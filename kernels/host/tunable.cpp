@@ -37,17 +37,28 @@ InstanceFns instance(int row) {
 struct Scratch {
   uint32_t* counter = nullptr;
   float* workspace = nullptr;
-  size_t workspace_bytes = 0;
+  size_t workspace_floats = 0;
   uint32_t* arrivals = nullptr;
   size_t arrival_count = 0;
 };
-Scratch& scratch(cudaStream_t stream) {
+Scratch& scratch(int device, cudaStream_t stream) {
   static std::mutex mutex;
   static std::map<std::pair<int, cudaStream_t>, Scratch> all;
-  int device = 0;
-  check_cuda(cudaGetDevice(&device), "k10 device");
   const std::lock_guard<std::mutex> lock(mutex);
   return all[{device, stream}];
+}
+
+// Grows a scratch buffer to `count` elements (the stream must be idle: the old one
+// is freed), zeroed when asked.
+template <class T>
+void grow(T*& buffer, size_t& have, size_t count, bool zero, const char* what) {
+  if (count <= have) return;
+  if (buffer) check_cuda(cudaFree(buffer), what);
+  buffer = nullptr;
+  have = 0;
+  check_cuda(cudaMalloc(&buffer, count * sizeof(T)), what);
+  if (zero) check_cuda(cudaMemset(buffer, 0, count * sizeof(T)), what);
+  have = count;
 }
 
 int sm_count(int device) {
@@ -115,7 +126,7 @@ void launch(const tune::KernelConfig& c, const GemmShape& s, const GemmOperands&
   const tune::SplitPlan plan = tune::split_plan(c, to_tune(s), resident);
   l.prob.dp_tiles = static_cast<uint32_t>(plan.dp_tiles);
   l.prob.split_tiles = static_cast<uint32_t>(plan.split_tiles);
-  Scratch& sc = scratch(stream);
+  Scratch& sc = scratch(device, stream);
   if (c.schedule == tune::Schedule::Dynamic) {
     if (!sc.counter) check_cuda(cudaMalloc(&sc.counter, sizeof(uint32_t)), "k10 work counter");
     check_cuda(cudaMemsetAsync(sc.counter, 0, sizeof(uint32_t), stream), "k10 counter reset");
@@ -123,26 +134,13 @@ void launch(const tune::KernelConfig& c, const GemmShape& s, const GemmOperands&
   }
   if (plan.split_tiles > 0) {
     const size_t per_tile_ctas = static_cast<size_t>(plan.split_tiles) * c.cluster_m;
-    const size_t need = per_tile_ctas * c.splits * c.bm * c.bn * sizeof(float);
+    const size_t floats = per_tile_ctas * c.splits * c.bm * c.bn;
     const size_t arrivals = per_tile_ctas * c.consumers;
-    if (need > sc.workspace_bytes || arrivals > sc.arrival_count) {
+    if (floats > sc.workspace_floats || arrivals > sc.arrival_count) {
       // The stream may still be using the old buffers.
       check_cuda(cudaStreamSynchronize(stream), "k10 workspace resize");
-      if (need > sc.workspace_bytes) {
-        if (sc.workspace) check_cuda(cudaFree(sc.workspace), "k10 workspace free");
-        sc.workspace = nullptr;
-        sc.workspace_bytes = 0;
-        check_cuda(cudaMalloc(&sc.workspace, need), "k10 split-K workspace");
-        sc.workspace_bytes = need;
-      }
-      if (arrivals > sc.arrival_count) {
-        if (sc.arrivals) check_cuda(cudaFree(sc.arrivals), "k10 arrivals free");
-        sc.arrivals = nullptr;
-        sc.arrival_count = 0;
-        check_cuda(cudaMalloc(&sc.arrivals, arrivals * sizeof(uint32_t)), "k10 split-K arrival counters");
-        check_cuda(cudaMemset(sc.arrivals, 0, arrivals * sizeof(uint32_t)), "k10 arrival counters zero");
-        sc.arrival_count = arrivals;
-      }
+      grow(sc.workspace, sc.workspace_floats, floats, false, "k10 split-K workspace");
+      grow(sc.arrivals, sc.arrival_count, arrivals, true, "k10 split-K arrival counters");
     }
     l.prob.workspace = sc.workspace;
     l.prob.arrivals = sc.arrivals;
@@ -170,9 +168,8 @@ void launch_chosen(const GemmShape& shape, const GemmOperands& ops, cudaStream_t
 }  // namespace gemmscope::sm90::k10
 
 namespace gemmscope {
-namespace {
 
-std::string read_driver_version() {
+std::string driver_version() {
   // The kernel module's version as nvidia-smi prints it ("580.159.04"); without
   // /proc (containers without it), the CUDA driver API version.
   std::ifstream f("/proc/driver/nvidia/version");
@@ -187,6 +184,8 @@ std::string read_driver_version() {
   cudaDriverGetVersion(&v);
   return "cuda-driver-" + std::to_string(v);
 }
+
+namespace {
 
 struct CacheState {
   std::mutex mutex;
@@ -229,7 +228,7 @@ tune::TuneKey tune_key_here(const GemmShape& s) {
     cudaRuntimeGetVersion(&runtime);
     k.gpu = prop.name;
     k.cuda = std::to_string(runtime / 1000) + "." + std::to_string(runtime % 1000 / 10);
-    k.driver = read_driver_version();
+    k.driver = driver_version();
     k.kernel_version = tune::kKernelVersion;
     return k;
   }();
@@ -263,9 +262,7 @@ TunedChoice choose(const GemmShape& s) {
                    static_cast<long>(s.m), static_cast<long>(s.n), static_cast<long>(s.k), err.what());
     }
   }
-  int sms = 0;
-  check_cuda(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device), "k10 SM count");
-  return st.chosen[memo] = TunedChoice{tune::heuristic({s.m, s.n, s.k}, sms), "heuristic"};
+  return st.chosen[memo] = TunedChoice{tune::heuristic({s.m, s.n, s.k}, sm90::k10::sm_count(device)), "heuristic"};
 }
 
 void gemm_config(const std::string& config, const GemmShape& shape, const GemmOperands& ops, cudaStream_t stream) {

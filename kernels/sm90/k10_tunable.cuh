@@ -267,7 +267,7 @@ __global__ void __launch_bounds__(128 * (1 + BM / 64), 1)
 
 // The host half of one instance: shared-memory attribute and resident clusters
 // (once per device), cluster launch of the persistent grid.
-template <int BM, int BN, int Stages, int ClusterM, bool Dynamic>
+template <int BM, int BN, int Stages, int ClusterM>
 cudaLaunchConfig_t launch_config(cudaLaunchAttribute& attr, cudaStream_t stream) {
   constexpr int kSmem = static_cast<int>(sizeof(SharedStorage<BM, BN, Stages>)) + 1024;
   cudaLaunchConfig_t cfg{};
@@ -293,7 +293,7 @@ int resident_clusters(int device, int sm_count) {
   if (resident == 0) {
     auto* kernel = k10_tunable<BM, BN, Stages, ClusterM, Dynamic>;
     cudaLaunchAttribute attr;
-    cudaLaunchConfig_t cfg = launch_config<BM, BN, Stages, ClusterM, Dynamic>(attr, nullptr);
+    cudaLaunchConfig_t cfg = launch_config<BM, BN, Stages, ClusterM>(attr, nullptr);
     check_cuda(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, cfg.dynamicSmemBytes),
                "k10 smem attribute");
     check_cuda(cudaOccupancyMaxActiveClusters(&resident, kernel, &cfg), "k10 resident clusters");
@@ -307,7 +307,7 @@ template <int BM, int BN, int Stages, int ClusterM, bool Dynamic>
 void launch_instance(const Launch& l, uint32_t clusters) {
   auto* kernel = k10_tunable<BM, BN, Stages, ClusterM, Dynamic>;
   cudaLaunchAttribute attr;
-  cudaLaunchConfig_t cfg = launch_config<BM, BN, Stages, ClusterM, Dynamic>(attr, l.stream);
+  cudaLaunchConfig_t cfg = launch_config<BM, BN, Stages, ClusterM>(attr, l.stream);
   cfg.gridDim = dim3(std::max<uint32_t>(1, clusters) * ClusterM);
   check_cuda(cudaLaunchKernelEx(&cfg, kernel, l.map_a, l.map_b, l.map_c, l.prob), "k10_tunable launch");
 }

@@ -7,29 +7,15 @@
 #include <limits>
 
 #include "tune/instances.hpp"
+#include "tune/text_file.hpp"
 
 namespace gemmscope::tune {
 namespace {
 
-std::string shown(std::string_view s) {
-  std::string out;
-  for (const char c : s.substr(0, 64)) {
-    const auto byte = static_cast<unsigned char>(c);
-    if (byte >= 0x20 && byte < 0x7f) {
-      out += c;
-    } else {
-      static const char* hex = "0123456789abcdef";
-      out += "\\x";
-      out += hex[byte >> 4];
-      out += hex[byte & 15];
-    }
-  }
-  if (s.size() > 64) out += "...";
-  return out;
-}
+using detail::shown_text;
 
 [[noreturn]] void refuse(std::string_view text, const std::string& why) {
-  throw ConfigError("configuration '" + shown(text) + "': " + why);
+  throw ConfigError("configuration '" + shown_text(text) + "': " + why);
 }
 
 // Decimal digits only, 1..max.
@@ -39,7 +25,7 @@ int number(std::string_view text, std::string_view field, std::string_view digit
   const auto r = std::from_chars(digits.data(), end, v);
   if (digits.empty() || digits.front() == '+' || digits.front() == '-' || r.ec != std::errc() || r.ptr != end ||
       v < 0 || v > max)
-    refuse(text, std::string(field) + " = '" + shown(digits) + "' must be a decimal number 0.." + std::to_string(max));
+    refuse(text, std::string(field) + " = '" + shown_text(digits) + "' must be a decimal number 0.." + std::to_string(max));
   return v;
 }
 
@@ -97,25 +83,25 @@ KernelConfig parse_config(std::string_view text) {
                      std::to_string(fields.size()));
   KernelConfig c;
   const auto tile = split(fields[0], 'x');
-  if (tile.size() != 3) refuse(text, "tile '" + shown(fields[0]) + "' must be BMxBNxBK");
+  if (tile.size() != 3) refuse(text, "tile '" + shown_text(fields[0]) + "' must be BMxBNxBK");
   c.bm = number(text, "BM", tile[0], 1024);
   c.bn = number(text, "BN", tile[1], 1024);
   c.bk = number(text, "BK", tile[2], 1024);
   auto prefixed = [&](std::string_view field, std::string_view prefix, const char* name, int max) {
     if (field.substr(0, prefix.size()) != prefix)
-      refuse(text, std::string(name) + " field '" + shown(field) + "' must start with '" + std::string(prefix) + "'");
+      refuse(text, std::string(name) + " field '" + shown_text(field) + "' must start with '" + std::string(prefix) + "'");
     return number(text, name, field.substr(prefix.size()), max);
   };
   c.stages = prefixed(fields[1], "s", "stages", 64);
   c.consumers = prefixed(fields[2], "wg", "consumer warpgroups", 8);
-  if (fields[3].substr(0, 1) != "c") refuse(text, "cluster field '" + shown(fields[3]) + "' must be cMxN");
+  if (fields[3].substr(0, 1) != "c") refuse(text, "cluster field '" + shown_text(fields[3]) + "' must be cMxN");
   const auto cluster = split(fields[3].substr(1), 'x');
-  if (cluster.size() != 2) refuse(text, "cluster field '" + shown(fields[3]) + "' must be cMxN");
+  if (cluster.size() != 2) refuse(text, "cluster field '" + shown_text(fields[3]) + "' must be cMxN");
   c.cluster_m = number(text, "cluster M", cluster[0], 16);
   c.cluster_n = number(text, "cluster N", cluster[1], 16);
   if (fields[4] == "static") c.schedule = Schedule::Static;
   else if (fields[4] == "dynamic") c.schedule = Schedule::Dynamic;
-  else refuse(text, "schedule '" + shown(fields[4]) + "' must be static or dynamic");
+  else refuse(text, "schedule '" + shown_text(fields[4]) + "' must be static or dynamic");
   c.group = prefixed(fields[5], "g", "group", 1 << 16);
   c.splits = prefixed(fields[6], "sk", "split-K", 64);
   if (c.splits < 1) refuse(text, "split-K = 0 must be at least 1");

@@ -22,6 +22,10 @@ struct TunedChoice {
 // Throws tune::TuneCacheError for an unreadable or corrupt file; "" forgets the cache.
 void use_tune_cache(const std::string& path);
 TunedChoice choose(const GemmShape& shape);
+// The driver version as nvidia-smi prints it ("580.159.04", from
+// /proc/driver/nvidia/version), else "cuda-driver-<API version>": the cache key's
+// driver and the benchmark's.
+std::string driver_version();
 // This process's GPU/CUDA/driver/kernel version with the shape: the cache key.
 tune::TuneKey tune_key_here(const GemmShape& shape);
 
