@@ -1,5 +1,5 @@
-// The host side of k10_tunable: configuration checks, tensor maps, the split-K
-// workspace and dynamic-schedule counter, the instance table, and the choice of a
+// The host side of k10_tunable: configuration checks, tensor maps, the split-K and
+// stream-K workspace and dynamic-schedule counter, the instance table, and the choice of a
 // configuration for "k10"/"auto" (tuning cache, else the heuristic).
 #include <algorithm>
 #include <atomic>
@@ -126,16 +126,23 @@ void launch(const tune::KernelConfig& c, const GemmShape& s, const GemmOperands&
   const tune::SplitPlan plan = tune::split_plan(c, to_tune(s), resident);
   l.prob.dp_tiles = static_cast<uint32_t>(plan.dp_tiles);
   l.prob.split_tiles = static_cast<uint32_t>(plan.split_tiles);
+  if (plan.sk_tiles > 0)
+    l.prob.sk = StreamK{static_cast<uint32_t>(plan.dp_tiles), static_cast<uint32_t>(plan.sk_tiles),
+                        static_cast<uint32_t>(d.k_blocks), static_cast<uint32_t>(plan.sk_workers)};
   Scratch& sc = scratch(device, stream);
   if (c.schedule == tune::Schedule::Dynamic) {
     if (!sc.counter) check_cuda(cudaMalloc(&sc.counter, sizeof(uint32_t)), "k10 work counter");
     check_cuda(cudaMemsetAsync(sc.counter, 0, sizeof(uint32_t), stream), "k10 counter reset");
     l.prob.counter = sc.counter;
   }
-  if (plan.split_tiles > 0) {
-    const size_t per_tile_ctas = static_cast<size_t>(plan.split_tiles) * c.cluster_m;
-    const size_t floats = per_tile_ctas * c.splits * c.bm * c.bn;
-    const size_t arrivals = per_tile_ctas * c.consumers;
+  if (plan.split_tiles > 0 || plan.sk_tiles > 0) {
+    // Partial slots: S per split tile, or two per stream-K worker; one arrival
+    // counter per cut tile, CTA and consumer.
+    const size_t parts = plan.split_tiles > 0 ? static_cast<size_t>(plan.split_tiles) * c.splits
+                                              : 2 * static_cast<size_t>(plan.sk_workers);
+    const size_t cut_tiles = static_cast<size_t>(plan.split_tiles > 0 ? plan.split_tiles : plan.sk_tiles);
+    const size_t floats = parts * c.cluster_m * c.bm * c.bn;
+    const size_t arrivals = cut_tiles * c.cluster_m * c.consumers;
     if (floats > sc.workspace_floats || arrivals > sc.arrival_count) {
       // The stream may still be using the old buffers.
       check_cuda(cudaStreamSynchronize(stream), "k10 workspace resize");
@@ -159,9 +166,9 @@ std::string can_implement_chosen(const GemmShape& shape, const GemmOperands& ops
 }
 void launch_chosen(const GemmShape& shape, const GemmOperands& ops, cudaStream_t stream) {
   tune::KernelConfig c = choose(shape).config;
-  // A cache entry whose split-K the shape cannot take (hand-edited cache) falls back
-  // to the same instance without split-K.
-  if (!can_implement(c, shape, ops).empty()) c.splits = 1;
+  // A cache entry whose split-K or stream-K the shape cannot take (hand-edited
+  // cache) falls back to the same instance without either.
+  if (!can_implement(c, shape, ops).empty()) c.splits = 1, c.stream_k = false;
   launch(c, shape, ops, stream);
 }
 

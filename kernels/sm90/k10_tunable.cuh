@@ -13,6 +13,9 @@
 //               last reads all S partials back and adds them in split order
 //               0, 1, ..., S-1 (the same order whoever is last: deterministic),
 //               then stores the tile like any other. No second kernel.
+//   stream-K:   (static schedule) the last waves' k-blocks dealt out evenly
+//               (sm90::StreamK); a tile cut between workers is summed the same
+//               way, its pieces in k order.
 // The epilogue is k07's: stmatrix into two alternating swizzled staging boxes,
 // TMA store.
 #include <cuda.h>
@@ -87,25 +90,64 @@ __global__ void __launch_bounds__(128 * (1 + BM / 64), 1)
   }
   cluster_sync();
 
-  // Work unit -> output tile origin, k-block range and split slot (-1: whole tile).
+  // A piece of work: output tile origin, k-block range, and for a tile cut into
+  // pieces (fix >= 0: its split-K or stream-K tile index) this piece's partial
+  // slot, the number of pieces and (stream-K) the worker of piece 0.
   struct Unit {
-    int m0, n0, kb_begin, kb_end, slot;
-    uint32_t split;
+    int m0 = 0, n0 = 0, kb_begin = 0, kb_end = 0, fix = -1;
+    uint32_t part = 0, parts = 1, first = 0;
   };
-  auto unit = [&](uint32_t u) {
-    uint32_t linear = u, split = 0;
-    int slot = -1, kb_begin = 0, kb_end = prob.k_blocks;
+  auto at_tile = [&](Unit& w, uint32_t linear) {
+    const WorkCoord c = prob.group ? order_grouped_zigzag(prob.grid, linear, prob.group) : order_along_m(prob.grid, linear);
+    w.m0 = static_cast<int>((c.m * ClusterM + rank) * BM);
+    w.n0 = static_cast<int>(c.n * BN);
+  };
+  auto unit = [&](uint32_t u) {  // whole tiles, then split-K units
+    Unit w;
+    w.kb_end = prob.k_blocks;
+    uint32_t linear = u;
     if (u >= prob.dp_tiles) {
-      const uint32_t j = u - prob.dp_tiles;
-      slot = static_cast<int>(j % prob.split_tiles);
-      split = j / prob.split_tiles;
-      linear = prob.dp_tiles + static_cast<uint32_t>(slot);
-      kb_begin = static_cast<int>(static_cast<int64_t>(split) * prob.k_blocks / prob.splits);
-      kb_end = static_cast<int>(static_cast<int64_t>(split + 1) * prob.k_blocks / prob.splits);
+      const uint32_t j = u - prob.dp_tiles, tile = j % prob.split_tiles, split = j / prob.split_tiles;
+      linear = prob.dp_tiles + tile;
+      w.kb_begin = static_cast<int>(static_cast<int64_t>(split) * prob.k_blocks / prob.splits);
+      w.kb_end = static_cast<int>(static_cast<int64_t>(split + 1) * prob.k_blocks / prob.splits);
+      w.fix = static_cast<int>(tile);
+      w.part = tile * prob.splits + split;
+      w.parts = prob.splits;
     }
-    const WorkCoord w = prob.group ? order_grouped_zigzag(prob.grid, linear, prob.group) : order_along_m(prob.grid, linear);
-    return Unit{static_cast<int>((w.m * ClusterM + rank) * BM), static_cast<int>(w.n * BN), kb_begin, kb_end, slot,
-                split};
+    at_tile(w, linear);
+    return w;
+  };
+  // Slot of piece j of a cut tile.
+  auto part_slot = [&](const Unit& w, uint32_t j) -> uint32_t {
+    return prob.sk.tiles ? prob.sk.slot(w.first + j, static_cast<uint32_t>(w.fix))
+                         : static_cast<uint32_t>(w.fix) * prob.splits + j;
+  };
+  // The static schedule's walk: this worker's units of [0, total), then its
+  // stream-K segments.
+  struct Walk {
+    StaticSchedule statik;
+    StreamK::Cursor cursor;
+  };
+  auto walk_next = [&](Walk& walk, Unit& w) -> bool {
+    if (walk.statik.linear < total) {
+      w = unit(walk.statik.linear);
+      walk.statik = walk.statik.next();
+      return true;
+    }
+    StreamKSegment seg;
+    if (!prob.sk.next(walk.cursor, seg)) return false;
+    w = Unit{};
+    w.kb_begin = static_cast<int>(seg.kb_begin);
+    w.kb_end = static_cast<int>(seg.kb_end);
+    if (seg.count > 1) {
+      w.fix = static_cast<int>(seg.tile);
+      w.part = seg.slot;
+      w.parts = seg.count;
+      w.first = seg.first_worker;
+    }
+    at_tile(w, prob.sk.first_tile + seg.tile);
+    return true;
   };
   auto receive = [&](SchedulePipe& slots) -> uint32_t {
     const uint32_t slot = slots.stage();
@@ -125,9 +167,10 @@ __global__ void __launch_bounds__(128 * (1 + BM / 64), 1)
       const DynamicSchedule dyn{workers};
       Pipe p;
       SchedulePipe slots;
-      StaticSchedule statik = StaticSchedule::first(worker, workers);
-      uint32_t u = Dynamic ? dyn.first(worker) : statik.linear;
+      Walk walk{StaticSchedule::first(worker, workers), prob.sk.start(worker)};
+      uint32_t u = dyn.first(worker);
       for (;;) {
+        Unit w;
         if constexpr (Dynamic) {
           if (rank == 0) {
             const uint32_t slot = slots.stage();
@@ -140,16 +183,12 @@ __global__ void __launch_bounds__(128 * (1 + BM / 64), 1)
           } else {
             u = receive(slots);
           }
-        }
-        if (u >= total) break;
-        uint32_t next = 0;
-        if constexpr (Dynamic) {
-          if (rank == 0) next = dyn.after_claim(atomicAdd(prob.counter, 1u));
+          if (u >= total) break;
+          w = unit(u);
+          if (rank == 0) u = dyn.after_claim(atomicAdd(prob.counter, 1u));
         } else {
-          statik = statik.next();
-          next = statik.linear;
+          if (!walk_next(walk, w)) break;
         }
-        const Unit w = unit(u);
         for (int kb = w.kb_begin; kb < w.kb_end; ++kb, p = p.advance()) {
           const uint32_t st = p.stage();
           mbarrier_wait(&s.empty[st], p.empty_parity());
@@ -158,7 +197,6 @@ __global__ void __launch_bounds__(128 * (1 + BM / 64), 1)
           tma_load_2d_multicast(s.b[st] + sb.row0 * kBK, &map_b, kb * kBK, w.n0 + static_cast<int>(sb.row0),
                                 &s.full[st], mask_b);
         }
-        u = next;
       }
     }
   } else {
@@ -174,17 +212,16 @@ __global__ void __launch_bounds__(128 * (1 + BM / 64), 1)
     };
     Pipe p;
     SchedulePipe slots;
-    StaticSchedule statik = StaticSchedule::first(worker, workers);
+    Walk walk{StaticSchedule::first(worker, workers), prob.sk.start(worker)};
     for (;;) {
-      uint32_t u;
+      Unit w;
       if constexpr (Dynamic) {
-        u = receive(slots);
+        const uint32_t u = receive(slots);
+        if (u >= total) break;
+        w = unit(u);
       } else {
-        u = statik.linear;
-        statik = statik.next();
+        if (!walk_next(walk, w)) break;
       }
-      if (u >= total) break;
-      const Unit w = unit(u);
 
       float acc[BN / 2];
 #pragma unroll
@@ -207,32 +244,31 @@ __global__ void __launch_bounds__(128 * (1 + BM / 64), 1)
       ptx::wgmma_wait_group<0>();
       release(previous);
 
-      if (w.slot >= 0) {
-        // Split-K: publish this split's partial (thread-major, so each register's
-        // 128 values are one coalesced line), then count in. The last of the S
-        // splits sums all of them, in split order, into acc and stores the tile.
+      if (w.fix >= 0) {
+        // A cut tile: publish this piece's partial (thread-major, so each register's
+        // 128 values are one coalesced line), then count in. The last of the
+        // pieces to arrive sums all of them, in k order, into acc and stores the tile.
         constexpr int kRegs = BN / 2;
-        const int64_t per_split = int64_t{ClusterM} * kConsumers * kRegs * 128;
-        const int64_t lane_base = (int64_t{rank} * kConsumers + consumer) * kRegs * 128 + t;
-        float* base = prob.workspace + static_cast<int64_t>(w.slot) * prob.splits * per_split + lane_base;
-        float* mine = base + static_cast<int64_t>(w.split) * per_split;
+        const int64_t per_part = int64_t{ClusterM} * kConsumers * kRegs * 128;
+        const float* base = prob.workspace + (int64_t{rank} * kConsumers + consumer) * kRegs * 128 + t;
+        float* mine = prob.workspace + static_cast<int64_t>(w.part) * per_part + (base - prob.workspace);
 #pragma unroll
         for (int i = 0; i < kRegs; ++i) __stcg(mine + i * 128, acc[i]);
         __threadfence();
         named_barrier_sync(1 + consumer, 128);
-        uint32_t* arrivals = prob.arrivals + (static_cast<int64_t>(w.slot) * ClusterM + rank) * kConsumers + consumer;
-        if (t == 0) s.last_split[consumer] = atomicAdd(arrivals, 1u) == prob.splits - 1;
+        uint32_t* arrivals = prob.arrivals + (static_cast<int64_t>(w.fix) * ClusterM + rank) * kConsumers + consumer;
+        if (t == 0) s.last_split[consumer] = atomicAdd(arrivals, 1u) == w.parts - 1;
         named_barrier_sync(1 + consumer, 128);
         if (!s.last_split[consumer]) continue;
         __threadfence();
 #pragma unroll
         for (int i = 0; i < kRegs; ++i) acc[i] = 0.f;
-        for (uint32_t split = 0; split < prob.splits; ++split) {
-          const float* part = base + static_cast<int64_t>(split) * per_split;
+        for (uint32_t j = 0; j < w.parts; ++j) {
+          const float* part = base + static_cast<int64_t>(part_slot(w, j)) * per_part;
 #pragma unroll
           for (int i = 0; i < kRegs; ++i) acc[i] += __ldcg(part + i * 128);
         }
-        if (t == 0) *arrivals = 0;  // every split has arrived: reset for the next launch
+        if (t == 0) *arrivals = 0;  // every piece has arrived: reset for the next launch
       }
       // bf16 epilogue as k07/k08: stmatrix into two alternating swizzled staging
       // boxes, TMA store; the last boxes' stores stay in flight into the next unit.

@@ -20,8 +20,14 @@ struct Problem {
   // is split j / split_tiles of tile dp_tiles + j % split_tiles.
   uint32_t splits = 1;
   uint32_t dp_tiles = 0, split_tiles = 0;
-  float* workspace = nullptr;   // [split_tiles][splits][cluster CTA][consumer][BN/2][128] fp32 partials
-  uint32_t* arrivals = nullptr; // [split_tiles][cluster CTA][consumer], zero between launches
+  // Stream-K (static schedule only, split_tiles = 0): after its whole tiles, each
+  // worker walks its range of the stream-K tiles' k-blocks (sk.tiles = 0: none).
+  StreamK sk{};
+  // fp32 partials, [slot][cluster CTA][consumer][BN/2][128]: split-K slot
+  // tile * splits + split, stream-K slot StreamK::slot (2 x sk.workers of them).
+  float* workspace = nullptr;
+  // [split or stream-K tile][cluster CTA][consumer], zero between launches.
+  uint32_t* arrivals = nullptr;
   uint32_t* counter = nullptr;  // dynamic schedule's work counter (zeroed before the launch)
 };
 

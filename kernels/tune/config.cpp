@@ -49,7 +49,7 @@ std::string to_string(const KernelConfig& c) {
   return std::to_string(c.bm) + "x" + std::to_string(c.bn) + "x" + std::to_string(c.bk) + ".s" +
          std::to_string(c.stages) + ".wg" + std::to_string(c.consumers) + ".c" + std::to_string(c.cluster_m) + "x" +
          std::to_string(c.cluster_n) + "." + (c.schedule == Schedule::Dynamic ? "dynamic" : "static") + ".g" +
-         std::to_string(c.group) + ".sk" + std::to_string(c.splits);
+         std::to_string(c.group) + (c.stream_k ? std::string(".streamk") : ".sk" + std::to_string(c.splits));
 }
 
 const std::vector<KernelConfig>& compiled_instances() {
@@ -71,6 +71,7 @@ int instance_index(const KernelConfig& c) {
     KernelConfig x = c;
     x.group = 0;
     x.splits = 1;
+    x.stream_k = false;
     if (x == all[i]) return static_cast<int>(i);
   }
   return -1;
@@ -79,7 +80,7 @@ int instance_index(const KernelConfig& c) {
 KernelConfig parse_config(std::string_view text) {
   const auto fields = split(text, '.');
   if (fields.size() != 7)
-    refuse(text, "expected 7 fields BMxBNxBK.sSTAGES.wgN.cMxN.static|dynamic.gGROUP.skSPLITS (e.g. 128x256x64.s4.wg2.c2x1.static.g0.sk1), found " +
+    refuse(text, "expected 7 fields BMxBNxBK.sSTAGES.wgN.cMxN.static|dynamic.gGROUP.skSPLITS|streamk (e.g. 128x256x64.s4.wg2.c2x1.static.g0.sk1), found " +
                      std::to_string(fields.size()));
   KernelConfig c;
   const auto tile = split(fields[0], 'x');
@@ -103,8 +104,14 @@ KernelConfig parse_config(std::string_view text) {
   else if (fields[4] == "dynamic") c.schedule = Schedule::Dynamic;
   else refuse(text, "schedule '" + shown_text(fields[4]) + "' must be static or dynamic");
   c.group = prefixed(fields[5], "g", "group", 1 << 16);
-  c.splits = prefixed(fields[6], "sk", "split-K", 64);
-  if (c.splits < 1) refuse(text, "split-K = 0 must be at least 1");
+  if (fields[6] == "streamk") {
+    c.stream_k = true;
+  } else {
+    c.splits = prefixed(fields[6], "sk", "split-K", 64);
+    if (c.splits < 1) refuse(text, "split-K = 0 must be at least 1");
+  }
+  if (c.stream_k && c.schedule != Schedule::Static)
+    refuse(text, "stream-K needs the static schedule (each worker's k-block range is fixed before the launch)");
   if (c.bm != 64 * c.consumers)
     refuse(text, "BM = " + std::to_string(c.bm) + " must be 64 x consumer warpgroups (" + std::to_string(c.consumers) +
                      ")");
@@ -114,7 +121,7 @@ KernelConfig parse_config(std::string_view text) {
       std::string s = to_string(i);
       list += (list.empty() ? "" : ", ") + s.substr(0, s.rfind(".g"));
     }
-    refuse(text, "not a compiled instance; compiled: " + list + " (any .gGROUP.skSPLITS)");
+    refuse(text, "not a compiled instance; compiled: " + list + " (any .gGROUP.skSPLITS|streamk)");
   }
   return c;
 }
@@ -143,6 +150,13 @@ SplitPlan split_plan(const KernelConfig& c, const Shape& s, int64_t workers) {
   SplitPlan p;
   p.tiles = d.units_m * d.units_n;
   workers = std::max<int64_t>(1, workers);
+  if (c.stream_k) {
+    if (p.tiles % workers != 0) p.sk_tiles = p.tiles < workers ? p.tiles : p.tiles % workers + workers;
+    p.dp_tiles = p.tiles - p.sk_tiles;
+    p.sk_workers = std::min(workers, p.sk_tiles * d.k_blocks);
+    p.units = std::max(p.sk_workers, std::min(p.dp_tiles, workers));
+    return p;
+  }
   if (c.splits <= 1) {
     p.dp_tiles = p.tiles;
   } else if (p.tiles < workers) {
@@ -163,6 +177,9 @@ std::string shape_rules(const KernelConfig& c, const Shape& s) {
   if (s.n % 8 != 0)
     return "N = " + std::to_string(s.n) + " must be a multiple of 8 (C row stride " + std::to_string(s.n * 2) +
            " bytes must be a multiple of 16 for the TMA store and the split-K reduction)";
+  if (c.stream_k && c.schedule != Schedule::Static) return "stream-K needs the static schedule";
+  if (c.stream_k && c.splits != 1)
+    return "stream-K and split-K = " + std::to_string(c.splits) + " exclude each other (split-K must be 1)";
   const Decomposition d = decompose(c, s);
   if (c.splits > d.k_blocks)
     return "split-K = " + std::to_string(c.splits) + " exceeds the " + std::to_string(d.k_blocks) +
@@ -183,16 +200,22 @@ std::vector<KernelConfig> candidates(const Shape& s, int sm_count) {
     std::vector<int> splits{1};
     const int64_t slots = std::max<int64_t>(1, sm_count / base.cluster_m);
     const int64_t tiles = d.units_m * d.units_n;
-    if (tiles % slots != 0)
+    const bool ragged = tiles % slots != 0;
+    if (ragged)
       for (const int sk : {2, 3, 4, 6, 8})
         if (d.k_blocks / sk >= 4) splits.push_back(sk);
-    for (const int g : groups)
+    for (const int g : groups) {
       for (const int sk : splits) {
         KernelConfig c = base;
         c.group = g;
         c.splits = sk;
         if (shape_rules(c, s).empty()) out.push_back(c);
       }
+      KernelConfig c = base;
+      c.group = g;
+      c.stream_k = true;
+      if (ragged && shape_rules(c, s).empty()) out.push_back(c);
+    }
   }
   return out;
 }
@@ -213,6 +236,12 @@ double modelled_time_us(const KernelConfig& c, const Shape& s, int sm_count) {
   };
   const double k_full = static_cast<double>(d.k_blocks) * c.bk;
   double t = std::ceil(static_cast<double>(plan.dp_tiles) / static_cast<double>(slots)) * tile_us(k_full);
+  if (plan.sk_tiles > 0) {
+    // Every worker runs an equal share of the stream-K k-blocks, then the split
+    // tiles' partials are written and summed once.
+    const double share = std::ceil(static_cast<double>(plan.sk_tiles * d.k_blocks) / static_cast<double>(plan.sk_workers));
+    t += tile_us(share * c.bk) + 2 * kFixupUs;
+  }
   if (plan.split_tiles > 0) {
     const double waves = std::ceil(static_cast<double>(plan.split_tiles * c.splits) / static_cast<double>(slots));
     // Each split also writes its fp32 partial tile and the last one reads them all back.

@@ -7,9 +7,10 @@
 // A configuration prints as
 //   128x256x64.s4.wg2.c2x1.static.g0.sk1
 //   BMxBNxBK . stages . consumer warpgroups . cluster . schedule . block-swizzle group . split-K
-// The compile-time part (BM, BN, BK, stages, warpgroups, cluster, schedule) must be
-// one of the compiled instances (tune/instances.hpp); the group and split-K are
-// run-time values.
+// where the last field is skN (split-K factor N, 1 = none) or streamk (stream-K over
+// the last waves, static schedule only). The compile-time part (BM, BN, BK, stages,
+// warpgroups, cluster, schedule) must be one of the compiled instances
+// (tune/instances.hpp); the group, split-K and stream-K are run-time values.
 #include <cstdint>
 #include <stdexcept>
 #include <string>
@@ -20,7 +21,8 @@ namespace gemmscope::tune {
 
 // Bumped whenever the tunable kernel changes in a way that can change which
 // configuration is fastest: tuning caches of another version are ignored.
-inline constexpr int kKernelVersion = 1;
+// 2: stream-K.
+inline constexpr int kKernelVersion = 2;
 
 enum class Schedule { Static, Dynamic };
 
@@ -32,6 +34,7 @@ struct KernelConfig {
   Schedule schedule = Schedule::Static;
   int group = 0;          // block-swizzle band height in work tiles; 0 = plain order along M
   int splits = 1;         // split-K factor for the tiles of the last, partial wave (SplitPlan); 1 = none
+  bool stream_k = false;  // stream-K over the last, partial wave and one full wave (SplitPlan); splits = 1
   bool operator==(const KernelConfig&) const = default;
 };
 
@@ -59,7 +62,8 @@ struct Shape {
   int64_t m = 0, n = 0, k = 0;
 };
 // Shape rules of this configuration (TMA: K and N multiples of 8; split-K at most
-// one split per 64-wide k-block; work index below 2^31). Empty when it can run.
+// one split per 64-wide k-block; work index below 2^31; stream-K only with the
+// static schedule and without split-K). Empty when it can run.
 std::string shape_rules(const KernelConfig& c, const Shape& s);
 
 // Work decomposition, shared with the launcher.
@@ -80,11 +84,21 @@ Decomposition decompose(const KernelConfig& c, const Shape& s);
 // Work units: the whole tiles first, then unit dp + j is split j / R of
 // remainder tile j % R. A split tile's partials meet in a workspace; the last
 // split to finish sums all S in split order (deterministic) and stores the tile.
+//
+// Stream-K (c.stream_k) with P = workers: T a multiple of P: nothing to balance,
+// all tiles whole. T < P: every tile is stream-K. Otherwise the remainder R and
+// one full wave, R + P tiles, are stream-K (each worker gets 1 to 2 tiles' worth
+// of k-blocks, so no tile is cut into more than 3 pieces) and the T - R - P
+// before them run whole. The stream-K tiles' k-blocks are dealt evenly to
+// sk_workers = min(P, k-blocks) workers (sm90::StreamK).
 struct SplitPlan {
   int64_t tiles = 0;        // T
   int64_t dp_tiles = 0;     // whole tiles
-  int64_t split_tiles = 0;  // R
-  int64_t units = 0;        // dp_tiles + split_tiles * splits
+  int64_t split_tiles = 0;  // R (split-K)
+  int64_t sk_tiles = 0;     // stream-K tiles, after the whole ones
+  int64_t sk_workers = 0;   // workers sharing the stream-K k-blocks
+  int64_t units = 0;        // clusters that have work: dp_tiles + split_tiles * splits, or
+                            // at least sk_workers under stream-K
 };
 SplitPlan split_plan(const KernelConfig& c, const Shape& s, int64_t workers);
 

@@ -1,11 +1,15 @@
 // The tile schedulers of kernels/common/sm90_scheduler.hpp: for random work grids
 // and persistent grid sizes, every work tile is visited exactly once by the static
 // schedule, by the dynamic one under random claim interleavings, and under every
-// tile order; plus hand-worked orders.
+// tile order; plus hand-worked orders. Stream-K's walk against a brute-force split
+// of the iteration space: every k-block once, balanced ranges, each split tile's
+// segments numbered in k order with distinct workspace slots the reducer can find.
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
 
 #include <algorithm>
+#include <map>
+#include <set>
 #include <vector>
 
 #include "common/sm90_scheduler.hpp"
@@ -96,6 +100,99 @@ RC_GTEST_PROP(Sm90Scheduler, ZigzagMatchesBandLoops, ()) {
     }
   }
   RC_ASSERT(l == g.total());
+}
+
+// 3 tiles of 4 k-blocks over 5 workers: I = 12, ranges [0,2) [2,4) [4,7) [7,9) [9,12).
+TEST(Sm90Scheduler, StreamKHandWorked) {
+  const StreamK sk{10, 3, 4, 5};
+  struct Want {
+    uint32_t worker, tile, kb_begin, kb_end, index, count, slot;
+  };
+  const Want want[] = {{0, 0, 0, 2, 0, 2, 0}, {1, 0, 2, 4, 1, 2, 2}, {2, 1, 0, 3, 0, 2, 4},
+                       {3, 1, 3, 4, 1, 2, 6}, {3, 2, 0, 1, 0, 2, 7}, {4, 2, 1, 4, 1, 2, 8}};
+  size_t i = 0;
+  for (uint32_t w = 0; w < 5; ++w) {
+    StreamK::Cursor c = sk.start(w);
+    StreamKSegment s;
+    while (sk.next(c, s)) {
+      ASSERT_LT(i, std::size(want));
+      const Want& e = want[i++];
+      EXPECT_EQ(w, e.worker) << i;
+      EXPECT_EQ(s.tile, e.tile) << i;
+      EXPECT_EQ(s.kb_begin, e.kb_begin) << i;
+      EXPECT_EQ(s.kb_end, e.kb_end) << i;
+      EXPECT_EQ(s.index, e.index) << i;
+      EXPECT_EQ(s.count, e.count) << i;
+      EXPECT_EQ(s.slot, e.slot) << i;
+    }
+  }
+  EXPECT_EQ(i, std::size(want));
+  StreamK::Cursor past = sk.start(5);
+  StreamKSegment s;
+  EXPECT_FALSE(sk.next(past, s));
+}
+
+RC_GTEST_PROP(Sm90Scheduler, StreamKCoversEveryKBlockOnce, ()) {
+  StreamK sk;
+  sk.tiles = *rc::gen::inRange(1u, 300u);
+  sk.k_blocks = *rc::gen::inRange(1u, 500u);
+  const uint64_t iterations = uint64_t{sk.tiles} * sk.k_blocks;
+  sk.workers = static_cast<uint32_t>(*rc::gen::inRange<uint64_t>(1, std::min<uint64_t>(iterations, 264) + 1));
+  // The plain rule: worker w owns [w * I / P, (w + 1) * I / P).
+  std::vector<uint32_t> owner_of(iterations);
+  for (uint32_t w = 0; w < sk.workers; ++w)
+    for (uint64_t i = w * iterations / sk.workers; i < (w + 1) * iterations / sk.workers; ++i) owner_of[i] = w;
+
+  struct Seen {
+    uint32_t worker, index, count, first, slot, kb_begin, kb_end;
+  };
+  std::map<uint32_t, std::vector<Seen>> by_tile;
+  std::vector<int> covered(iterations, 0);
+  for (uint32_t w = 0; w < sk.workers; ++w) {
+    StreamK::Cursor c = sk.start(w);
+    StreamKSegment s;
+    uint64_t mine = 0, expected_next = w * iterations / sk.workers;
+    while (sk.next(c, s)) {
+      RC_ASSERT(s.tile < sk.tiles);
+      RC_ASSERT(s.kb_begin < s.kb_end);
+      RC_ASSERT(s.kb_end <= sk.k_blocks);
+      RC_ASSERT(uint64_t{s.tile} * sk.k_blocks + s.kb_begin == expected_next);  // contiguous, in order
+      for (uint32_t kb = s.kb_begin; kb < s.kb_end; ++kb) {
+        const uint64_t i = uint64_t{s.tile} * sk.k_blocks + kb;
+        RC_ASSERT(owner_of[i] == w);
+        ++covered[i];
+      }
+      expected_next += s.kb_end - s.kb_begin;
+      mine += s.kb_end - s.kb_begin;
+      by_tile[s.tile].push_back({w, s.index, s.count, s.first_worker, s.slot, s.kb_begin, s.kb_end});
+    }
+    // Balanced: every worker gets floor(I / P) or ceil(I / P) k-blocks, at least one.
+    RC_ASSERT(mine >= iterations / sk.workers);
+    RC_ASSERT(mine <= (iterations + sk.workers - 1) / sk.workers);
+    RC_ASSERT(mine >= 1u);
+  }
+  for (int v : covered) RC_ASSERT(v == 1);
+
+  std::set<uint32_t> slots;
+  std::map<uint32_t, int> split_segments_per_worker;
+  for (auto& [tile, segs] : by_tile) {
+    std::sort(segs.begin(), segs.end(), [](const Seen& a, const Seen& b) { return a.kb_begin < b.kb_begin; });
+    RC_ASSERT(segs.front().kb_begin == 0u);
+    for (size_t j = 0; j < segs.size(); ++j) {
+      const Seen& s = segs[j];
+      RC_ASSERT(s.index == j);
+      RC_ASSERT(s.count == segs.size());
+      RC_ASSERT(s.first == segs.front().worker);
+      RC_ASSERT(s.worker == s.first + s.index);
+      if (s.count > 1) {
+        RC_ASSERT(s.slot < 2 * sk.workers);
+        RC_ASSERT(slots.insert(s.slot).second);  // no two partials share a slot
+        RC_ASSERT(sk.slot(s.first + s.index, tile) == s.slot);  // the reducer finds it
+        ++split_segments_per_worker[s.worker];
+      }
+    }
+  }
+  for (const auto& [w, n] : split_segments_per_worker) RC_ASSERT(n <= 2);
 }
 
 }  // namespace

@@ -33,6 +33,24 @@ TEST(TuneConfig, PrintsTheDocumentedForm) {
   c.group = 8;
   c.splits = 3;
   EXPECT_EQ(to_string(c), "128x256x64.s4.wg2.c2x1.dynamic.g8.sk3");
+  c.schedule = Schedule::Static;
+  c.splits = 1;
+  c.stream_k = true;
+  EXPECT_EQ(to_string(c), "128x256x64.s4.wg2.c2x1.static.g8.streamk");
+}
+
+TEST(TuneConfig, ParsesStreamK) {
+  const KernelConfig c = parse_config("128x128x64.s6.wg2.c1x1.static.g0.streamk");
+  EXPECT_TRUE(c.stream_k);
+  EXPECT_EQ(c.splits, 1);
+  EXPECT_GE(instance_index(c), 0);
+  EXPECT_NE(refusal("128x128x64.s6.wg2.c2x1.dynamic.g0.streamk").find("stream-K needs the static schedule"),
+            std::string::npos);
+  EXPECT_NE(refusal("128x128x64.s6.wg2.c1x1.static.g0.streamK").find("split-K field 'streamK' must start with 'sk'"),
+            std::string::npos);
+  KernelConfig both = c;
+  both.splits = 2;
+  EXPECT_NE(shape_rules(both, {128, 4096, 4096}).find("exclude each other"), std::string::npos);
 }
 
 TEST(TuneConfig, ParsesCompiledInstances) {
@@ -98,6 +116,7 @@ RC_GTEST_PROP(TuneConfig, PrintParseRoundTrip, ()) {
   KernelConfig c = all[*rc::gen::inRange<size_t>(0, all.size())];
   c.group = *rc::gen::inRange(0, 1 << 16);
   c.splits = *rc::gen::inRange(1, 65);
+  if (c.schedule == Schedule::Static && *rc::gen::arbitrary<bool>()) c.splits = 1, c.stream_k = true;
   RC_ASSERT(parse_config(to_string(c)) == c);
 }
 
@@ -164,4 +183,47 @@ TEST(TuneConfig, SplitPlan) {
   p = split_plan(c, {1100, 1600, 1024}, 132);
   EXPECT_EQ(p.dp_tiles, 225);
   EXPECT_EQ(p.units, 225);
+}
+
+TEST(TuneConfig, StreamKPlan) {
+  const KernelConfig c = parse_config("128x64x64.s8.wg2.c1x1.static.g0.streamk");
+  // 225 tiles on 132 workers: remainder 93 plus one full wave = 225 stream-K tiles,
+  // none whole; 225 x 16 k-blocks over 132 workers.
+  SplitPlan p = split_plan(c, {1100, 1600, 1024}, 132);
+  EXPECT_EQ(p.dp_tiles, 0);
+  EXPECT_EQ(p.sk_tiles, 225);
+  EXPECT_EQ(p.sk_workers, 132);
+  EXPECT_EQ(p.split_tiles, 0);
+  EXPECT_EQ(p.units, 132);
+  // 8 x 50 = 400 = 3 x 132 + 4 tiles: the remainder 4 and one full wave, 136 tiles,
+  // are stream-K; the first 264 run whole.
+  p = split_plan(c, {1024, 3200, 1024}, 132);
+  EXPECT_EQ(p.tiles, 400);
+  EXPECT_EQ(p.dp_tiles, 264);
+  EXPECT_EQ(p.sk_tiles, 136);
+  EXPECT_EQ(p.sk_workers, 132);
+  // 16 tiles of 2 k-blocks (K = 128): 32 k-blocks, so only 32 workers take part.
+  p = split_plan(c, {128, 1024, 128}, 132);
+  EXPECT_EQ(p.sk_tiles, 16);
+  EXPECT_EQ(p.sk_workers, 32);
+  EXPECT_EQ(p.units, 32);
+  // Whole waves: nothing to balance.
+  p = split_plan(c, {128 * 11, 64 * 24, 4096}, 132);
+  EXPECT_EQ(p.dp_tiles, 264);
+  EXPECT_EQ(p.sk_tiles, 0);
+  EXPECT_EQ(p.units, 132);
+}
+
+TEST(TuneConfig, CandidatesOfferStreamKWhereTheLastWaveIsPartial) {
+  // 128 x 6144 x 4096: 48 tiles of 128 x 128 for 132 SMs: stream-K offered; never
+  // with the dynamic schedule.
+  bool offered = false;
+  for (const auto& c : candidates({128, 6144, 4096}, 132)) {
+    offered |= to_string(c) == "128x128x64.s6.wg2.c1x1.static.g0.streamk";
+    if (c.stream_k) EXPECT_EQ(c.schedule, Schedule::Static) << to_string(c);
+  }
+  EXPECT_TRUE(offered);
+  // Two whole waves for 128 x 256 in 2 x 1 clusters on 128 SMs: not for that instance.
+  for (const auto& c : candidates({1024, 8192, 8192}, 128))
+    if (c.bm == 128 && c.bn == 256 && c.cluster_m == 2) EXPECT_FALSE(c.stream_k) << to_string(c);
 }

@@ -88,7 +88,8 @@ TEST(GemmDiff, K09BlockSwizzleDynamic) { REQUIRE_GPU(); property("k09_dyn", true
 // gemmscope::gemm's dispatch on any shape, K and N not multiples of 8 included.
 // k10, the tunable kernel: every compiled instance, plain and with the grouped
 // tile order, with and without split-K (the split count is drawn per case: 2..8,
-// at most one split per 64-wide k-block), against Eigen.
+// at most one split per 64-wide k-block) or stream-K (static instances, one case
+// in three), against Eigen.
 class K10Instances : public testing::TestWithParam<int> {};
 TEST_P(K10Instances, MatchesEigen) {
   REQUIRE_GPU();
@@ -102,6 +103,7 @@ TEST_P(K10Instances, MatchesEigen) {
     c.group = *rc::gen::element(0, 0, 1, 2, 8);
     const int64_t k_blocks = (s.k + 63) / 64;
     c.splits = static_cast<int>(*rc::gen::inRange<int64_t>(1, std::min<int64_t>(8, k_blocks) + 1));
+    if (c.schedule == tune::Schedule::Static && *rc::gen::inRange(0, 3) == 0) c.splits = 1, c.stream_k = true;
     check_case("k10:" + tune::to_string(c), s, *rc::gen::arbitrary<uint64_t>());
   });
   EXPECT_TRUE(ok);
@@ -117,18 +119,23 @@ INSTANTIATE_TEST_SUITE_P(GemmDiff, K10Instances,
 
 // Split-K and the grouped order on shapes where they matter: few output tiles and
 // a long K (the shapes the tuner picks split-K for), ragged in M.
+// Stream-K (splits 0 below) on the same shapes and on one with whole waves before
+// the stream-K tiles (16 x 25 tiles of 128 x 64: 264 whole, 136 stream-K).
 TEST(GemmDiff, K10SplitKLongK) {
   REQUIRE_GPU();
   uint64_t seed = 4242;
   for (const auto& base : tune::compiled_instances())
-    for (const int splits : {1, 3, 8})
+    for (const int splits : {1, 3, 8, 0})
       // The third shape has more tiles than clusters for the small-tile instances
       // (e.g. 9 x 25 tiles of 128 x 64 on 132 SMs): whole tiles in the full wave,
       // split-K only for the remainder.
-      for (const GemmShape s : {GemmShape{100, 264, 4096}, GemmShape{129, 512, 2056}, GemmShape{1100, 1600, 1024}}) {
+      for (const GemmShape s : {GemmShape{100, 264, 4096}, GemmShape{129, 512, 2056}, GemmShape{1100, 1600, 1024},
+                                GemmShape{2000, 1600, 520}}) {
         tune::KernelConfig c = base;
-        c.splits = splits;
-        c.group = splits == 3 ? 2 : 0;
+        if (splits == 0 && c.schedule != tune::Schedule::Static) continue;
+        c.splits = std::max(splits, 1);
+        c.stream_k = splits == 0;
+        c.group = splits == 3 || splits == 0 ? 2 : 0;
         const HostProblem p = HostProblem::random(s, seed++);
         const auto r = harness::run_case("k10:" + tune::to_string(c), p, harness::reference_gemm(p));
         ASSERT_TRUE(r.ran) << r.refusal;
@@ -137,25 +144,29 @@ TEST(GemmDiff, K10SplitKLongK) {
       }
 }
 
-// Split-K is deterministic too: the reduction sums the splits in a fixed order.
+// Split-K and stream-K are deterministic too: the reduction sums the pieces of a
+// tile in a fixed order.
 TEST(GemmDiff, K10SplitKDeterministic) {
   REQUIRE_GPU();
   const GemmShape s{300, 520, 3000};
   const HostProblem p = HostProblem::random(s, 5);
   harness::DeviceProblem d(p);
-  for (const auto& base : tune::compiled_instances()) {
-    tune::KernelConfig c = base;
-    c.splits = 5;
-    std::vector<bf16> first;
-    for (int run = 0; run < 3; ++run) {
-      d.poison_c();
-      gemm(s, d.operands(), nullptr, "k10:" + tune::to_string(c));
-      check_cuda(cudaDeviceSynchronize(), "split-K determinism run");
-      auto out = d.download_c();
-      if (run == 0) first = out;
-      else EXPECT_EQ(0, std::memcmp(first.data(), out.data(), out.size() * sizeof(bf16))) << tune::to_string(c);
+  for (const auto& base : tune::compiled_instances())
+    for (const bool stream_k : {false, true}) {
+      if (stream_k && base.schedule != tune::Schedule::Static) continue;
+      tune::KernelConfig c = base;
+      c.splits = stream_k ? 1 : 5;
+      c.stream_k = stream_k;
+      std::vector<bf16> first;
+      for (int run = 0; run < 3; ++run) {
+        d.poison_c();
+        gemm(s, d.operands(), nullptr, "k10:" + tune::to_string(c));
+        check_cuda(cudaDeviceSynchronize(), "split-K determinism run");
+        auto out = d.download_c();
+        if (run == 0) first = out;
+        else EXPECT_EQ(0, std::memcmp(first.data(), out.data(), out.size() * sizeof(bf16))) << tune::to_string(c);
+      }
     }
-  }
 }
 
 // Dispatch through the tuning cache: an entry for this GPU/CUDA/driver/kernel version
