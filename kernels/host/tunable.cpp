@@ -108,7 +108,7 @@ void launch(const tune::KernelConfig& c, const GemmShape& s, const GemmOperands&
   if (row < 0) throw GemmError("configuration " + tune::to_string(c) + " is not a compiled instance");
   const tune::Decomposition d = tune::decompose(c, to_tune(s));
   Launch l{};
-  const model::TmaBox box_a{static_cast<uint32_t>(c.bm), 64, 2, model::SwizzleMode::B128, 0};
+  const model::TmaBox box_a{static_cast<uint32_t>(c.bm / c.cluster_n), 64, 2, model::SwizzleMode::B128, 0};
   const model::TmaBox box_b{static_cast<uint32_t>(c.bn / c.cluster_m), 64, 2, model::SwizzleMode::B128, 0};
   const model::TmaBox box_c{64, 64, 2, model::SwizzleMode::B128, 0};
   l.map_a = tensor_map(ops.a, s.m, s.k, box_a);
@@ -141,8 +141,9 @@ void launch(const tune::KernelConfig& c, const GemmShape& s, const GemmOperands&
     const size_t parts = plan.split_tiles > 0 ? static_cast<size_t>(plan.split_tiles) * c.splits
                                               : 2 * static_cast<size_t>(plan.sk_workers);
     const size_t cut_tiles = static_cast<size_t>(plan.split_tiles > 0 ? plan.split_tiles : plan.sk_tiles);
-    const size_t floats = parts * c.cluster_m * c.bm * c.bn;
-    const size_t arrivals = cut_tiles * c.cluster_m * c.consumers;
+    const size_t cluster = static_cast<size_t>(c.cluster_m) * c.cluster_n;
+    const size_t floats = parts * cluster * c.bm * c.bn;
+    const size_t arrivals = cut_tiles * cluster * c.consumers;
     if (floats > sc.workspace_floats || arrivals > sc.arrival_count) {
       // The stream may still be using the old buffers.
       check_cuda(cudaStreamSynchronize(stream), "k10 workspace resize");

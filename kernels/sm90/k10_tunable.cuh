@@ -2,8 +2,8 @@
 // k10_tunable: k08/k09 with their parameters opened for the autotuner. One
 // template, instantiated for the rows of tune/instances.hpp (split over the
 // k10_tunable_p*.cu files so that two cores compile them in parallel):
-//   BM = 64 x consumer warpgroups, BN, ring depth, cluster (1 or 2 along M,
-//   B multicast), static or dynamic persistent schedule;
+//   BM = 64 x consumer warpgroups, BN, ring depth, cluster (1 or 2 along M:
+//   B multicast; or 2 along N: A multicast), static or dynamic persistent schedule;
 // and two run-time knobs:
 //   group  > 0: grouped zig-zag tile order (k09), 0: along M (k08);
 //   splits > 1: split-K for the tiles of the last, partial wave (tune::SplitPlan:
@@ -55,22 +55,25 @@ __device__ __forceinline__ uint32_t pack_bf16x2(float lo, float hi) {
   return *reinterpret_cast<const uint32_t*>(&v);
 }
 
-template <int BM, int BN, int Stages, int ClusterM, bool Dynamic>
+template <int BM, int BN, int Stages, int ClusterM, int ClusterN, bool Dynamic>
 __global__ void __launch_bounds__(128 * (1 + BM / 64), 1)
     k10_tunable(const __grid_constant__ CUtensorMap map_a, const __grid_constant__ CUtensorMap map_b,
                 const __grid_constant__ CUtensorMap map_c, Problem prob) {
   constexpr int kConsumers = BM / 64;
-  constexpr ClusterShape kCluster{ClusterM, 1};
+  constexpr ClusterShape kCluster{ClusterM, ClusterN};
+  constexpr int kClusterSize = ClusterM * ClusterN;
   constexpr uint32_t kStageBytes = (BM + BN) * kBK * sizeof(bf16);
   using Storage = SharedStorage<BM, BN, Stages>;
   using Pipe = PipelineState<Stages>;
   using SchedulePipe = PipelineState<kScheduleSlots>;
-  static_assert(ClusterM == 1 || ClusterM == 2, "clusters of 1 or 2 CTAs along M");
+  static_assert((ClusterM == 1 || ClusterM == 2) && (ClusterN == 1 || ClusterN == 2) && kClusterSize <= 2,
+                "clusters of 1 or 2 CTAs, along M or along N");
   static_assert(kConsumers == 1 || kConsumers == 2, "one or two consumer warpgroups");
   static_assert((BN / ClusterM) % 8 == 0, "B slices are whole 8-row swizzle atoms");
+  static_assert((BM / ClusterN) % 8 == 0, "A slices are whole 8-row swizzle atoms");
   static_assert(BN % kStoreCols == 0, "whole 64-column store boxes");
   static_assert(sizeof(Storage) + 1024 <= 232448, "227 KiB of shared memory per block");
-  constexpr uint32_t kScheduleReaders = (ClusterM - 1) + ClusterM * kConsumers * 128;
+  constexpr uint32_t kScheduleReaders = (kClusterSize - 1) + kClusterSize * kConsumers * 128;
 
   extern __shared__ __align__(1024) uint8_t smem_raw[];
   Storage& s = *reinterpret_cast<Storage*>(smem_raw + ((1024 - (ptx::smem_u32(smem_raw) & 1023)) & 1023));
@@ -99,8 +102,9 @@ __global__ void __launch_bounds__(128 * (1 + BM / 64), 1)
   };
   auto at_tile = [&](Unit& w, uint32_t linear) {
     const WorkCoord c = prob.group ? order_grouped_zigzag(prob.grid, linear, prob.group) : order_along_m(prob.grid, linear);
-    w.m0 = static_cast<int>((c.m * ClusterM + rank) * BM);
-    w.n0 = static_cast<int>(c.n * BN);
+    const ClusterPosition at = cluster_position(kCluster, rank);
+    w.m0 = static_cast<int>((c.m * ClusterM + at.along_m) * BM);
+    w.n0 = static_cast<int>((c.n * ClusterN + at.along_n) * BN);
   };
   auto unit = [&](uint32_t u) {  // whole tiles, then split-K units
     Unit w;
@@ -162,8 +166,8 @@ __global__ void __launch_bounds__(128 * (1 + BM / 64), 1)
     // ---- producer ----
     ptx::setmaxnreg_dec<kProducerRegisters>();
     if (threadIdx.x / 32 == 0 && ptx::elect_one_sync()) {
-      const TileSlice sb = slice_b(kCluster, rank, BN);
-      const uint16_t mask_b = multicast_mask_b(kCluster, rank);
+      const TileSlice sa = slice_a(kCluster, rank, BM), sb = slice_b(kCluster, rank, BN);
+      const uint16_t mask_a = multicast_mask_a(kCluster, rank), mask_b = multicast_mask_b(kCluster, rank);
       const DynamicSchedule dyn{workers};
       Pipe p;
       SchedulePipe slots;
@@ -193,7 +197,11 @@ __global__ void __launch_bounds__(128 * (1 + BM / 64), 1)
           const uint32_t st = p.stage();
           mbarrier_wait(&s.empty[st], p.empty_parity());
           mbarrier_expect_bytes(&s.full[st], kStageBytes);
-          tma_load_2d(s.a[st], &map_a, kb * kBK, w.m0, &s.full[st]);
+          if constexpr (ClusterN == 1)
+            tma_load_2d(s.a[st], &map_a, kb * kBK, w.m0, &s.full[st]);
+          else
+            tma_load_2d_multicast(s.a[st] + sa.row0 * kBK, &map_a, kb * kBK, w.m0 + static_cast<int>(sa.row0),
+                                  &s.full[st], mask_a);
           tma_load_2d_multicast(s.b[st] + sb.row0 * kBK, &map_b, kb * kBK, w.n0 + static_cast<int>(sb.row0),
                                 &s.full[st], mask_b);
         }
@@ -249,14 +257,14 @@ __global__ void __launch_bounds__(128 * (1 + BM / 64), 1)
         // 128 values are one coalesced line), then count in. The last of the
         // pieces to arrive sums all of them, in k order, into acc and stores the tile.
         constexpr int kRegs = BN / 2;
-        const int64_t per_part = int64_t{ClusterM} * kConsumers * kRegs * 128;
+        const int64_t per_part = int64_t{kClusterSize} * kConsumers * kRegs * 128;
         const float* base = prob.workspace + (int64_t{rank} * kConsumers + consumer) * kRegs * 128 + t;
         float* mine = prob.workspace + static_cast<int64_t>(w.part) * per_part + (base - prob.workspace);
 #pragma unroll
         for (int i = 0; i < kRegs; ++i) __stcg(mine + i * 128, acc[i]);
         __threadfence();
         named_barrier_sync(1 + consumer, 128);
-        uint32_t* arrivals = prob.arrivals + (static_cast<int64_t>(w.fix) * ClusterM + rank) * kConsumers + consumer;
+        uint32_t* arrivals = prob.arrivals + (static_cast<int64_t>(w.fix) * kClusterSize + rank) * kConsumers + consumer;
         if (t == 0) s.last_split[consumer] = atomicAdd(arrivals, 1u) == w.parts - 1;
         named_barrier_sync(1 + consumer, 128);
         if (!s.last_split[consumer]) continue;
@@ -303,17 +311,18 @@ __global__ void __launch_bounds__(128 * (1 + BM / 64), 1)
 
 // The host half of one instance: shared-memory attribute and resident clusters
 // (once per device), cluster launch of the persistent grid.
-template <int BM, int BN, int Stages, int ClusterM>
+template <int BM, int BN, int Stages, int ClusterSize>
 cudaLaunchConfig_t launch_config(cudaLaunchAttribute& attr, cudaStream_t stream) {
   constexpr int kSmem = static_cast<int>(sizeof(SharedStorage<BM, BN, Stages>)) + 1024;
   cudaLaunchConfig_t cfg{};
-  cfg.gridDim = dim3(2 * ClusterM);  // placeholder for the occupancy query
+  cfg.gridDim = dim3(2 * ClusterSize);  // placeholder for the occupancy query
   cfg.blockDim = dim3(128 * (1 + BM / 64));
   cfg.dynamicSmemBytes = kSmem;
   cfg.stream = stream;
   attr = cudaLaunchAttribute{};
   attr.id = cudaLaunchAttributeClusterDimension;
-  attr.val.clusterDim.x = ClusterM;
+  // 1-D clusters: rank r is (along_m, along_n) = (r % ClusterM, r / ClusterM).
+  attr.val.clusterDim.x = ClusterSize;
   attr.val.clusterDim.y = 1;
   attr.val.clusterDim.z = 1;
   cfg.attrs = &attr;
@@ -321,30 +330,30 @@ cudaLaunchConfig_t launch_config(cudaLaunchAttribute& attr, cudaStream_t stream)
   return cfg;
 }
 
-template <int BM, int BN, int Stages, int ClusterM, bool Dynamic>
+template <int BM, int BN, int Stages, int ClusterM, int ClusterN, bool Dynamic>
 int resident_clusters(int device, int sm_count) {
   static std::atomic<int> by_device[kMaxDevices] = {};
   const int slot = device >= 0 && device < kMaxDevices ? device : 0;
   int resident = by_device[slot].load(std::memory_order_relaxed);
   if (resident == 0) {
-    auto* kernel = k10_tunable<BM, BN, Stages, ClusterM, Dynamic>;
+    auto* kernel = k10_tunable<BM, BN, Stages, ClusterM, ClusterN, Dynamic>;
     cudaLaunchAttribute attr;
-    cudaLaunchConfig_t cfg = launch_config<BM, BN, Stages, ClusterM>(attr, nullptr);
+    cudaLaunchConfig_t cfg = launch_config<BM, BN, Stages, ClusterM * ClusterN>(attr, nullptr);
     check_cuda(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, cfg.dynamicSmemBytes),
                "k10 smem attribute");
     check_cuda(cudaOccupancyMaxActiveClusters(&resident, kernel, &cfg), "k10 resident clusters");
-    if (resident <= 0) resident = std::max(1, sm_count / ClusterM);
+    if (resident <= 0) resident = std::max(1, sm_count / (ClusterM * ClusterN));
     by_device[slot].store(resident, std::memory_order_relaxed);
   }
   return resident;
 }
 
-template <int BM, int BN, int Stages, int ClusterM, bool Dynamic>
+template <int BM, int BN, int Stages, int ClusterM, int ClusterN, bool Dynamic>
 void launch_instance(const Launch& l, uint32_t clusters) {
-  auto* kernel = k10_tunable<BM, BN, Stages, ClusterM, Dynamic>;
+  auto* kernel = k10_tunable<BM, BN, Stages, ClusterM, ClusterN, Dynamic>;
   cudaLaunchAttribute attr;
-  cudaLaunchConfig_t cfg = launch_config<BM, BN, Stages, ClusterM>(attr, l.stream);
-  cfg.gridDim = dim3(std::max<uint32_t>(1, clusters) * ClusterM);
+  cudaLaunchConfig_t cfg = launch_config<BM, BN, Stages, ClusterM * ClusterN>(attr, l.stream);
+  cfg.gridDim = dim3(std::max<uint32_t>(1, clusters) * ClusterM * ClusterN);
   check_cuda(cudaLaunchKernelEx(&cfg, kernel, l.map_a, l.map_b, l.map_c, l.prob), "k10_tunable launch");
 }
 
@@ -352,10 +361,10 @@ void launch_instance(const Launch& l, uint32_t clusters) {
 // decided at compile time so each part file instantiates only its own rows),
 // nullptr for the others.
 struct Row {
-  int bm, bn, stages, cluster_m, dynamic;
+  int bm, bn, stages, cluster_m, cluster_n, dynamic;
 };
 inline constexpr Row kRows[] = {
-#define GEMMSCOPE_K10_ROW(BM, BN, STAGES, CLUSTER_M, DYNAMIC) Row{BM, BN, STAGES, CLUSTER_M, DYNAMIC},
+#define GEMMSCOPE_K10_ROW(BM, BN, STAGES, CLUSTER_M, CLUSTER_N, DYNAMIC) Row{BM, BN, STAGES, CLUSTER_M, CLUSTER_N, DYNAMIC},
     GEMMSCOPE_K10_INSTANCES(GEMMSCOPE_K10_ROW)
 #undef GEMMSCOPE_K10_ROW
 };
@@ -365,8 +374,8 @@ template <int Part, int I>
 constexpr InstanceFns instance_if_mine() {
   if constexpr (I % kParts == Part) {
     constexpr Row r = kRows[I];
-    return InstanceFns{&resident_clusters<r.bm, r.bn, r.stages, r.cluster_m, r.dynamic != 0>,
-                       &launch_instance<r.bm, r.bn, r.stages, r.cluster_m, r.dynamic != 0>};
+    return InstanceFns{&resident_clusters<r.bm, r.bn, r.stages, r.cluster_m, r.cluster_n, r.dynamic != 0>,
+                       &launch_instance<r.bm, r.bn, r.stages, r.cluster_m, r.cluster_n, r.dynamic != 0>};
   } else {
     return InstanceFns{};
   }

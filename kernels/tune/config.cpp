@@ -55,8 +55,8 @@ std::string to_string(const KernelConfig& c) {
 const std::vector<KernelConfig>& compiled_instances() {
   static const std::vector<KernelConfig> list = [] {
     std::vector<KernelConfig> v;
-#define GEMMSCOPE_K10_ROW(BM, BN, STAGES, CLUSTER_M, DYNAMIC)                                          \
-  v.push_back(KernelConfig{BM, BN, 64, STAGES, (BM) / 64, CLUSTER_M, 1,                                \
+#define GEMMSCOPE_K10_ROW(BM, BN, STAGES, CLUSTER_M, CLUSTER_N, DYNAMIC)                               \
+  v.push_back(KernelConfig{BM, BN, 64, STAGES, (BM) / 64, CLUSTER_M, CLUSTER_N,                        \
                            (DYNAMIC) ? Schedule::Dynamic : Schedule::Static, 0, 1});
     GEMMSCOPE_K10_INSTANCES(GEMMSCOPE_K10_ROW)
 #undef GEMMSCOPE_K10_ROW
@@ -139,7 +139,7 @@ Decomposition decompose(const KernelConfig& c, const Shape& s) {
   d.tiles_m = ceil_div(s.m, c.bm);
   d.tiles_n = ceil_div(s.n, c.bn);
   d.units_m = ceil_div(d.tiles_m, c.cluster_m);
-  d.units_n = d.tiles_n;
+  d.units_n = ceil_div(d.tiles_n, c.cluster_n);
   d.k_blocks = ceil_div(s.k, c.bk);
   d.work = d.units_m * d.units_n * c.splits;
   return d;
@@ -198,7 +198,7 @@ std::vector<KernelConfig> candidates(const Shape& s, int sm_count) {
     // Split-K where the last wave is partial (fewer tiles than clusters, or a
     // remainder after full waves), at least 4 k-blocks per split.
     std::vector<int> splits{1};
-    const int64_t slots = std::max<int64_t>(1, sm_count / base.cluster_m);
+    const int64_t slots = std::max<int64_t>(1, sm_count / (base.cluster_m * base.cluster_n));
     const int64_t tiles = d.units_m * d.units_n;
     const bool ragged = tiles % slots != 0;
     if (ragged)
@@ -225,13 +225,13 @@ double modelled_time_us(const KernelConfig& c, const Shape& s, int sm_count) {
   // ~100 GB/s; HBM ~4 TB/s achievable. Only ratios between configurations matter.
   constexpr double kSmFlops = 6.0e12, kSmBytes = 100e9, kHbm = 4.0e12, kTileOverheadUs = 1.0, kFixupUs = 1.5;
   const Decomposition d = decompose(c, s);
-  const int64_t slots = std::max<int64_t>(1, (sm_count - sm_count % c.cluster_m) / c.cluster_m);
+  const int64_t slots = std::max<int64_t>(1, sm_count / (c.cluster_m * c.cluster_n));
   const SplitPlan plan = split_plan(c, s, slots);
   const double eff_n = c.bn >= 256 ? 1.0 : c.bn >= 192 ? 0.97 : c.bn >= 128 ? 0.9 : 0.7;
   const double eff_m = c.consumers >= 2 ? 1.0 : 0.85;  // one consumer: the producer warpgroup is a larger share
   auto tile_us = [&](double k) {
     const double flops = 2.0 * c.bm * c.bn * k;
-    const double bytes = (c.bm + static_cast<double>(c.bn) / c.cluster_m) * k * 2;
+    const double bytes = (static_cast<double>(c.bm) / c.cluster_n + static_cast<double>(c.bn) / c.cluster_m) * k * 2;
     return std::max(flops / (kSmFlops * eff_n * eff_m), bytes / kSmBytes) * 1e6 + kTileOverheadUs;
   };
   const double k_full = static_cast<double>(d.k_blocks) * c.bk;

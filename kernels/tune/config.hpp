@@ -69,7 +69,7 @@ std::string shape_rules(const KernelConfig& c, const Shape& s);
 // Work decomposition, shared with the launcher.
 struct Decomposition {
   int64_t tiles_m = 0, tiles_n = 0;  // CTA tiles
-  int64_t units_m = 0, units_n = 0;  // cluster work tiles (units_m = ceil(tiles_m / cluster_m))
+  int64_t units_m = 0, units_n = 0;  // cluster work tiles (ceil(tiles_m / cluster_m), ceil(tiles_n / cluster_n))
   int64_t k_blocks = 0;
   int64_t work = 0;                  // units_m * units_n * splits (an upper bound of SplitPlan::units)
 };

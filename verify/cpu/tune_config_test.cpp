@@ -109,6 +109,13 @@ TEST(TuneConfig, Decomposition) {
   EXPECT_EQ(d.units_m, 2);   // ceil(3 / 2): clusters of 2 along M
   EXPECT_EQ(d.k_blocks, 16); // ceil(1000 / 64)
   EXPECT_EQ(d.work, 2 * 4 * 3);
+  // Clusters along N: pairs of N tiles share A.
+  const Decomposition dn = decompose(parse_config("128x128x64.s6.wg2.c1x2.static.g0.sk1"), {300, 1000, 1000});
+  EXPECT_EQ(dn.tiles_m, 3);
+  EXPECT_EQ(dn.tiles_n, 8);   // ceil(1000 / 128)
+  EXPECT_EQ(dn.units_m, 3);
+  EXPECT_EQ(dn.units_n, 4);   // ceil(8 / 2)
+  EXPECT_EQ(dn.work, 12);
 }
 
 RC_GTEST_PROP(TuneConfig, PrintParseRoundTrip, ()) {
@@ -140,12 +147,12 @@ TEST(TuneConfig, CandidatesOfferSplitKOnlyWhereTheLastWaveIsPartial) {
   // 1024 x 8192 with 128 x 256 tiles in 2 x 1 clusters on 128 SMs: 4 x 32 = 128 work
   // tiles on 64 cluster slots, two whole waves: that instance gets no split-K.
   for (const auto& c : candidates({1024, 8192, 8192}, 128))
-    if (c.bm == 128 && c.bn == 256 && c.cluster_m == 2) EXPECT_EQ(c.splits, 1) << to_string(c);
+    if (c.bm == 128 && c.bn == 256 && c.cluster_m == 2 && c.cluster_n == 1) EXPECT_EQ(c.splits, 1) << to_string(c);
   // Wherever split-K is offered, the plan (with as many workers as SMs / cluster)
   // has tiles to split.
   for (const Shape s : {Shape{128, 4096, 4096}, Shape{8192, 8192, 8192}, Shape{512, 5376, 21504}})
     for (const auto& c : candidates(s, 132))
-      if (c.splits > 1) EXPECT_GT(split_plan(c, s, 132 / c.cluster_m).split_tiles, 0) << to_string(c);
+      if (c.splits > 1) EXPECT_GT(split_plan(c, s, 132 / (c.cluster_m * c.cluster_n)).split_tiles, 0) << to_string(c);
   // 128 x 4096 x 4096 with 128 x 256 tiles: 16 tiles for 132 SMs: split-K offered.
   bool split = false;
   for (const auto& c : candidates({128, 4096, 4096}, 132)) split |= c.splits > 1;
@@ -225,5 +232,5 @@ TEST(TuneConfig, CandidatesOfferStreamKWhereTheLastWaveIsPartial) {
   EXPECT_TRUE(offered);
   // Two whole waves for 128 x 256 in 2 x 1 clusters on 128 SMs: not for that instance.
   for (const auto& c : candidates({1024, 8192, 8192}, 128))
-    if (c.bm == 128 && c.bn == 256 && c.cluster_m == 2) EXPECT_FALSE(c.stream_k) << to_string(c);
+    if (c.bm == 128 && c.bn == 256 && c.cluster_m == 2 && c.cluster_n == 1) EXPECT_FALSE(c.stream_k) << to_string(c);
 }
