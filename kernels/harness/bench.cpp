@@ -87,8 +87,6 @@ std::string current_sm_clock_mhz() { return sm_clock_mhz(); }
 BenchReport run_bench(const BenchOptions& opt) {
   BenchReport report;
   report.env = collect_environment();
-  cudaDeviceProp prop{};
-  check_cuda(cudaGetDeviceProperties(&prop, 0), "cudaGetDeviceProperties");
 
   Cublas cublas;
   cudaStream_t stream;
@@ -100,7 +98,7 @@ BenchReport run_bench(const BenchOptions& opt) {
   for (const GemmShape& s : opt.shapes) {
     ++shape_index;
     // Rotate among enough input sets that together they exceed 3x L2.
-    const int sets = rotation_sets(s, prop.l2CacheSize);
+    const int sets = rotation_sets(s, report.env.l2_bytes);
     std::vector<BufferSet> bufs(sets);
     HostProblem p = HostProblem::random(s, opt.seed + shape_index);
     for (auto& bset : bufs) {

@@ -110,7 +110,8 @@ const KernelInfo& select_kernel(const GemmShape& shape, const GemmOperands& ops)
 void gemm(const GemmShape& shape, const GemmOperands& ops, cudaStream_t stream, const std::string& kernel) {
   if (kernel.rfind("k10:", 0) == 0) return gemm_config(kernel.substr(4), shape, ops, stream);
   if (auto why = validate_problem(shape, ops); !why.empty()) throw GemmError(why);
-  const KernelInfo& k = kernel == "auto" ? select_kernel(shape, ops) : find_kernel(kernel);
+  if (kernel == "auto") return select_kernel(shape, ops).launch(shape, ops, stream);  // checked in the selection
+  const KernelInfo& k = find_kernel(kernel);
   if (auto why = k.can_implement(shape, ops); !why.empty()) throw GemmError(k.name + ": " + why);
   k.launch(shape, ops, stream);
 }

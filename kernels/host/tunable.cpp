@@ -226,21 +226,30 @@ void load_locked(CacheState& st, const std::string& path) {
 }  // namespace
 
 tune::TuneKey tune_key_here(const GemmShape& s) {
-  static const tune::TuneKey base = [] {
-    tune::TuneKey k;
-    int device = 0;
-    cudaDeviceProp prop{};
-    check_cuda(cudaGetDevice(&device), "tune key device");
-    check_cuda(cudaGetDeviceProperties(&prop, device), "tune key properties");
-    int runtime = 0;
-    cudaRuntimeGetVersion(&runtime);
-    k.gpu = prop.name;
-    k.cuda = std::to_string(runtime / 1000) + "." + std::to_string(runtime % 1000 / 10);
-    k.driver = driver_version();
-    k.kernel_version = tune::kKernelVersion;
-    return k;
-  }();
-  tune::TuneKey k = base;
+  // The current device's identity, asked once per device (a process may use
+  // several different GPUs).
+  static std::mutex mutex;
+  static std::map<int, tune::TuneKey> by_device;
+  int device = 0;
+  check_cuda(cudaGetDevice(&device), "tune key device");
+  tune::TuneKey k;
+  {
+    const std::lock_guard<std::mutex> lock(mutex);
+    auto it = by_device.find(device);
+    if (it == by_device.end()) {
+      tune::TuneKey base;
+      cudaDeviceProp prop{};
+      check_cuda(cudaGetDeviceProperties(&prop, device), "tune key properties");
+      int runtime = 0;
+      cudaRuntimeGetVersion(&runtime);
+      base.gpu = prop.name;
+      base.cuda = std::to_string(runtime / 1000) + "." + std::to_string(runtime % 1000 / 10);
+      base.driver = driver_version();
+      base.kernel_version = tune::kKernelVersion;
+      it = by_device.emplace(device, base).first;
+    }
+    k = it->second;
+  }
   k.m = s.m, k.n = s.n, k.k = s.k;
   return k;
 }

@@ -41,19 +41,4 @@ TextFile read_text_file(const std::string& path, size_t limit_bytes) {
   return file;
 }
 
-std::string shown_text(std::string_view text) {
-  std::string shown;
-  for (const char c : text.substr(0, 64)) {
-    const auto byte = static_cast<unsigned char>(c);
-    if (byte >= 0x20 && byte < 0x7f) {
-      shown += c;
-    } else {
-      static constexpr char kHex[] = "0123456789abcdef";
-      shown += {'\\', 'x', kHex[byte >> 4], kHex[byte & 15]};
-    }
-  }
-  if (text.size() > 64) shown += "...";
-  return shown;
-}
-
 }  // namespace gemmscope::tune::detail

@@ -5,6 +5,8 @@
 #include <string>
 #include <string_view>
 
+#include "gemmscope/shown_text.hpp"
+
 namespace gemmscope::tune::detail {
 
 struct TextFile {
@@ -16,6 +18,6 @@ struct TextFile {
 TextFile read_text_file(const std::string& path, size_t limit_bytes);
 
 // "path" with bytes outside printable ASCII as \xHH, at most 64 characters.
-std::string shown_text(std::string_view text);
+using gemmscope::shown_text;
 
 }  // namespace gemmscope::tune::detail

@@ -8,6 +8,8 @@
 #include <string_view>
 #include <vector>
 
+#include "shown_text.hpp"  // sibling header: users include this file by path too
+
 namespace gemmscope {
 
 struct ParsedShape {
@@ -22,18 +24,7 @@ inline constexpr int64_t kMaxShapeDim = (int64_t{1} << 31) - 1;
 // empty items are skipped. Throws std::invalid_argument naming the bad item.
 inline std::vector<ParsedShape> parse_shape_list(std::string_view text) {
   auto refuse = [](std::string_view item) {
-    // Shown as typed, bytes outside printable ASCII as \xHH (a NUL would cut the message).
-    std::string shown;
-    for (const char c : item.substr(0, 64)) {
-      const auto byte = static_cast<unsigned char>(c);
-      if (byte >= 0x20 && byte < 0x7f) {
-        shown += c;
-      } else {
-        static constexpr char kHex[] = "0123456789abcdef";
-        shown += {'\\', 'x', kHex[byte >> 4], kHex[byte & 15]};
-      }
-    }
-    if (item.size() > 64) shown += "...";
+    const std::string shown = shown_text(item);
     throw std::invalid_argument("shape '" + shown + "' must be MxNxK with each size in 1..2^31-1");
   };
   std::vector<ParsedShape> shapes;

@@ -26,7 +26,8 @@ TunedChoice choose(const GemmShape& shape);
 // /proc/driver/nvidia/version), else "cuda-driver-<API version>": the cache key's
 // driver and the benchmark's.
 std::string driver_version();
-// This process's GPU/CUDA/driver/kernel version with the shape: the cache key.
+// The current device's GPU name, CUDA runtime, driver and kernel version with the
+// shape: the cache key (asked once per device).
 tune::TuneKey tune_key_here(const GemmShape& shape);
 
 // Runs one named configuration ("128x256x64.s4.wg2.c2x1.static.g0.sk1"); throws
