@@ -223,7 +223,13 @@ std::vector<KernelConfig> candidates(const Shape& s, int sm_count) {
 double modelled_time_us(const KernelConfig& c, const Shape& s, int sm_count) {
   // Per-SM figures of an H200 near 1.7 GHz: dense bf16 wgmma ~6 TFLOP/s, L2 -> SM
   // ~100 GB/s; HBM ~4 TB/s achievable. Only ratios between configurations matter.
-  constexpr double kSmFlops = 6.0e12, kSmBytes = 100e9, kHbm = 4.0e12, kTileOverheadUs = 1.0, kFixupUs = 1.5;
+  // Cut tiles (split-K, stream-K) move fp32 partials: BM x BN x 4 bytes per CTA and
+  // piece, written once and read back by the piece that sums them. kPartialBytes is
+  // what that traffic costs per SM, set from the H200 (bench/results/
+  // 2026-11-29-h200-llm-streamk): stream-K over 128 tiles of 128 x 256 at
+  // 2048x4096x4096 lost ~20 us to whole tiles, about 4 partials of 128 KiB per SM.
+  constexpr double kSmFlops = 6.0e12, kSmBytes = 100e9, kHbm = 4.0e12, kTileOverheadUs = 1.0, kFixupUs = 1.0,
+                   kPartialBytes = 25e9, kL2Bytes = 50e6;
   const Decomposition d = decompose(c, s);
   const int64_t slots = std::max<int64_t>(1, sm_count / (c.cluster_m * c.cluster_n));
   const SplitPlan plan = split_plan(c, s, slots);
@@ -234,18 +240,32 @@ double modelled_time_us(const KernelConfig& c, const Shape& s, int sm_count) {
     const double bytes = (static_cast<double>(c.bm) / c.cluster_n + static_cast<double>(c.bn) / c.cluster_m) * k * 2;
     return std::max(flops / (kSmFlops * eff_n * eff_m), bytes / kSmBytes) * 1e6 + kTileOverheadUs;
   };
-  const double k_full = static_cast<double>(d.k_blocks) * c.bk;
-  double t = std::ceil(static_cast<double>(plan.dp_tiles) / static_cast<double>(slots)) * tile_us(k_full);
+  const double partial_us = static_cast<double>(c.bm) * c.bn * 4 / kPartialBytes * 1e6;  // one partial, one way
+  const double kb = static_cast<double>(d.k_blocks);
+  double t = std::ceil(static_cast<double>(plan.dp_tiles) / static_cast<double>(slots)) * tile_us(kb * c.bk);
   if (plan.sk_tiles > 0) {
-    // Every worker runs an equal share of the stream-K k-blocks, then the split
-    // tiles' partials are written and summed once.
-    const double share = std::ceil(static_cast<double>(plan.sk_tiles * d.k_blocks) / static_cast<double>(plan.sk_workers));
-    t += tile_us(share * c.bk) + 2 * kFixupUs;
+    // Every worker runs an equal share of the stream-K k-blocks; it writes up to two
+    // partials and sums its share of the cut tiles, each from about kb / share + 1
+    // pieces.
+    const double share = std::ceil(static_cast<double>(plan.sk_tiles) * kb / static_cast<double>(plan.sk_workers));
+    const bool cut = share < kb || static_cast<int64_t>(share) % d.k_blocks != 0;
+    const double pieces = std::ceil(kb / share) + 1;
+    const double sums = static_cast<double>(plan.sk_tiles) / static_cast<double>(plan.sk_workers);
+    // The workers are at different k offsets, so where A and B do not fit in L2
+    // (kL2Bytes, an H100's 50 MB) their loads miss to HBM: at 2048x5376x21504 the
+    // stream-K part ran at the HBM rate (same results).
+    double sk_us = tile_us(share * c.bk);
+    if (static_cast<double>(s.m * s.k + s.n * s.k) * 2 > kL2Bytes) {
+      const double cta_bytes =
+          (static_cast<double>(c.bm) / c.cluster_n + static_cast<double>(c.bn) / c.cluster_m) * share * c.bk * 2;
+      sk_us = std::max(sk_us, cta_bytes * plan.sk_workers * c.cluster_m * c.cluster_n / kHbm * 1e6);
+    }
+    t += sk_us + (cut ? (2 + sums * pieces) * partial_us + kFixupUs : 0.0);
   }
   if (plan.split_tiles > 0) {
     const double waves = std::ceil(static_cast<double>(plan.split_tiles * c.splits) / static_cast<double>(slots));
-    // Each split also writes its fp32 partial tile and the last one reads them all back.
-    t += waves * (tile_us(std::ceil(static_cast<double>(d.k_blocks) / c.splits) * c.bk) + kFixupUs);
+    // Each split writes its partial; the last of the S reads all S back.
+    t += waves * (tile_us(std::ceil(kb / c.splits) * c.bk) + (1 + c.splits) * partial_us + kFixupUs);
   }
   const double hbm_us = static_cast<double>(s.m * s.k + s.n * s.k + s.m * s.n) * 2 / kHbm * 1e6;
   t = std::max(t, hbm_us);
