@@ -7,13 +7,17 @@
 //   - an accepted configuration is a compiled instance, BM = 64 x warpgroups, split >= 1;
 //   - printing it and reading it back gives the same configuration;
 //   - the printed form differs from the input only by leading zeros of numbers;
-//   - its shape rules and split plan on a shape drawn from the input do not throw.
+//   - its shape rules and split plan on a shape drawn from the input do not throw; the
+//     plan keeps every tile once; a stream-K plan's walk deals every k-block once.
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
 
+#include <algorithm>
+
+#include "common/sm90_scheduler.hpp"
 #include "tune/config.hpp"
 
 namespace tune = gemmscope::tune;
@@ -60,7 +64,34 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const tune::Shape s{1 + static_cast<int64_t>(size % 9000), 8 * (1 + static_cast<int64_t>(size % 700)),
                       8 * (1 + static_cast<int64_t>(c.group % 3000))};
   (void)tune::shape_rules(c, s);
-  const auto plan = tune::split_plan(c, s, 1 + static_cast<int64_t>(c.group % 200));
-  if (plan.units < plan.tiles) broken("split plan has fewer units than tiles");
+  const int64_t workers = 1 + static_cast<int64_t>(c.group % 200);
+  const auto plan = tune::split_plan(c, s, workers);
+  if (plan.dp_tiles + plan.split_tiles + plan.sk_tiles != plan.tiles) broken("split plan loses or repeats tiles");
+  if (!c.stream_k) {
+    if (plan.units < plan.tiles) broken("split plan has fewer units than tiles");
+    return 0;
+  }
+  // Stream-K: the workers sharing the k-blocks fit the grid, and the kernel's walk
+  // (sm90::StreamK) deals every k-block of the stream-K tiles exactly once.
+  if (c.schedule != tune::Schedule::Static || c.splits != 1) broken("stream-K accepted with " + printed);
+  if (plan.split_tiles != 0 || plan.sk_workers > workers || plan.units > std::max(workers, plan.tiles))
+    broken("stream-K plan out of bounds: " + printed);
+  const int64_t kb = tune::decompose(c, s).k_blocks;
+  if (plan.sk_tiles == 0 || plan.sk_tiles * kb > 200000) return 0;
+  const gemmscope::sm90::StreamK sk{static_cast<uint32_t>(plan.dp_tiles), static_cast<uint32_t>(plan.sk_tiles),
+                                    static_cast<uint32_t>(kb), static_cast<uint32_t>(plan.sk_workers)};
+  int64_t dealt = 0, next = 0;
+  for (uint32_t w = 0; w < sk.workers; ++w) {
+    auto cursor = sk.start(w);
+    gemmscope::sm90::StreamKSegment seg;
+    while (sk.next(cursor, seg)) {
+      const int64_t at = int64_t{seg.tile} * kb + seg.kb_begin;
+      if (at != next || seg.kb_end <= seg.kb_begin || seg.index >= seg.count || seg.slot >= 2 * sk.workers)
+        broken("stream-K walk: " + printed);
+      next = at + (seg.kb_end - seg.kb_begin);
+      dealt += seg.kb_end - seg.kb_begin;
+    }
+  }
+  if (dealt != plan.sk_tiles * kb) broken("stream-K walk dealt " + std::to_string(dealt) + " k-blocks: " + printed);
   return 0;
 }
