@@ -234,3 +234,30 @@ TEST(TuneConfig, CandidatesOfferStreamKWhereTheLastWaveIsPartial) {
   for (const auto& c : candidates({1024, 8192, 8192}, 128))
     if (c.bm == 128 && c.bn == 256 && c.cluster_m == 2 && c.cluster_n == 1) EXPECT_FALSE(c.stream_k) << to_string(c);
 }
+
+// The heuristic against what the H200 measured (bench/results/2026-11-29-h200-llm-streamk
+// and 2026-11-29-h200-heuristic): where one configuration ran clearly faster than
+// another on the same shape, the model must rank it faster too.
+TEST(TuneConfig, HeuristicRanksAsTheH200Measured) {
+  struct Measured {
+    Shape shape;
+    const char* faster;  // ratio to cuBLAS on the H200
+    const char* slower;
+  };
+  const Measured pairs[] = {
+      // Stream-K over 128 tiles of 128 x 256 lost to whole tiles: 0.810 vs 0.985.
+      {{2048, 4096, 4096}, "128x256x64.s4.wg2.c2x1.static.g0.sk1", "128x256x64.s4.wg2.c2x1.static.g0.streamk"},
+      // Long K, operands beyond L2: 0.813 (stream-K) vs 0.983 (128 x 192, split-K 2).
+      {{2048, 5376, 21504}, "128x192x64.s4.wg2.c2x1.static.g0.sk2", "128x256x64.s4.wg2.c2x1.static.g0.streamk"},
+      // Decode: 16 tiles split 8 ways lost to 128 x 64 tiles split 2 ways: 0.531 vs 0.841.
+      {{128, 4096, 4096}, "128x64x64.s8.wg2.c1x1.static.g0.sk2", "128x256x64.s4.wg2.c1x1.static.g0.sk8"},
+      // Stream-K on the same 128 x 128 tile lost to split-K 2: 0.648 vs 0.764.
+      {{128, 6144, 4096}, "128x128x64.s6.wg2.c1x1.static.g0.sk2", "128x128x64.s6.wg2.c1x1.static.g0.streamk"},
+  };
+  for (const Measured& m : pairs) {
+    const double fast = modelled_time_us(parse_config(m.faster), m.shape, 132);
+    const double slow = modelled_time_us(parse_config(m.slower), m.shape, 132);
+    EXPECT_LT(fast, slow) << m.shape.m << "x" << m.shape.n << "x" << m.shape.k << ": " << m.faster << " " << fast
+                          << " us vs " << m.slower << " " << slow << " us";
+  }
+}
