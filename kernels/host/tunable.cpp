@@ -135,15 +135,12 @@ void launch(const tune::KernelConfig& c, const GemmShape& s, const GemmOperands&
     check_cuda(cudaMemsetAsync(sc.counter, 0, sizeof(uint32_t), stream), "k10 counter reset");
     l.prob.counter = sc.counter;
   }
-  if (plan.split_tiles > 0 || plan.sk_tiles > 0) {
-    // Partial slots: S per split tile, or two per stream-K worker; one arrival
-    // counter per cut tile, CTA and consumer.
-    const size_t parts = plan.split_tiles > 0 ? static_cast<size_t>(plan.split_tiles) * c.splits
-                                              : 2 * static_cast<size_t>(plan.sk_workers);
-    const size_t cut_tiles = static_cast<size_t>(plan.split_tiles > 0 ? plan.split_tiles : plan.sk_tiles);
+  if (plan.cut_tiles > 0) {
+    // Each partial slot holds every CTA's BM x BN fp32 tile; one arrival counter per
+    // cut tile, CTA and consumer.
     const size_t cluster = static_cast<size_t>(c.cluster_m) * c.cluster_n;
-    const size_t floats = parts * cluster * c.bm * c.bn;
-    const size_t arrivals = cut_tiles * cluster * c.consumers;
+    const size_t floats = static_cast<size_t>(plan.partial_slots) * cluster * c.bm * c.bn;
+    const size_t arrivals = static_cast<size_t>(plan.cut_tiles) * cluster * c.consumers;
     if (floats > sc.workspace_floats || arrivals > sc.arrival_count) {
       // The stream may still be using the old buffers.
       check_cuda(cudaStreamSynchronize(stream), "k10 workspace resize");

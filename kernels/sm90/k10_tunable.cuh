@@ -258,8 +258,8 @@ __global__ void __launch_bounds__(128 * (1 + BM / 64), 1)
         // pieces to arrive sums all of them, in k order, into acc and stores the tile.
         constexpr int kRegs = BN / 2;
         const int64_t per_part = int64_t{kClusterSize} * kConsumers * kRegs * 128;
-        const float* base = prob.workspace + (int64_t{rank} * kConsumers + consumer) * kRegs * 128 + t;
-        float* mine = prob.workspace + static_cast<int64_t>(w.part) * per_part + (base - prob.workspace);
+        const int64_t lane = (int64_t{rank} * kConsumers + consumer) * kRegs * 128 + t;
+        float* mine = prob.workspace + static_cast<int64_t>(w.part) * per_part + lane;
 #pragma unroll
         for (int i = 0; i < kRegs; ++i) __stcg(mine + i * 128, acc[i]);
         __threadfence();
@@ -272,7 +272,7 @@ __global__ void __launch_bounds__(128 * (1 + BM / 64), 1)
 #pragma unroll
         for (int i = 0; i < kRegs; ++i) acc[i] = 0.f;
         for (uint32_t j = 0; j < w.parts; ++j) {
-          const float* part = base + static_cast<int64_t>(part_slot(w, j)) * per_part;
+          const float* part = prob.workspace + static_cast<int64_t>(part_slot(w, j)) * per_part + lane;
 #pragma unroll
           for (int i = 0; i < kRegs; ++i) acc[i] += __ldcg(part + i * 128);
         }

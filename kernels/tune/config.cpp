@@ -155,6 +155,8 @@ SplitPlan split_plan(const KernelConfig& c, const Shape& s, int64_t workers) {
     p.dp_tiles = p.tiles - p.sk_tiles;
     p.sk_workers = std::min(workers, p.sk_tiles * d.k_blocks);
     p.units = std::max(p.sk_workers, std::min(p.dp_tiles, workers));
+    p.partial_slots = 2 * p.sk_workers;
+    p.cut_tiles = p.sk_tiles;
     return p;
   }
   if (c.splits <= 1) {
@@ -166,6 +168,8 @@ SplitPlan split_plan(const KernelConfig& c, const Shape& s, int64_t workers) {
     p.split_tiles = p.tiles - p.dp_tiles;
   }
   p.units = p.dp_tiles + p.split_tiles * c.splits;
+  p.partial_slots = p.split_tiles * c.splits;
+  p.cut_tiles = p.split_tiles;
   return p;
 }
 

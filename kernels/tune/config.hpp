@@ -99,18 +99,25 @@ struct SplitPlan {
   int64_t sk_workers = 0;   // workers sharing the stream-K k-blocks
   int64_t units = 0;        // clusters that have work: dp_tiles + split_tiles * splits, or
                             // at least sk_workers under stream-K
+  // The workspace of cut tiles (what the launcher allocates): fp32 partial slots,
+  // split_tiles * splits or two per stream-K worker (sm90::StreamK::slot), and the
+  // tiles that count their pieces in (split_tiles or sk_tiles).
+  int64_t partial_slots = 0;
+  int64_t cut_tiles = 0;
 };
 SplitPlan split_plan(const KernelConfig& c, const Shape& s, int64_t workers);
 
 // Configurations `gemmscope tune` times for a shape on a GPU with `sm_count` SMs:
 // every compiled instance, with block-swizzle groups {0, 8} where the work grid
-// has more than 8 rows, and split-K factors where one split leaves SMs idle or
-// the last wave of tiles ragged (less than 85% of the slots busy over the run).
+// has more than 8 rows; where the last wave is ragged (work tiles not a multiple
+// of the cluster slots) also split-K 2, 3, 4, 6, 8 (at least 4 k-blocks per split)
+// and, for static instances, stream-K.
 std::vector<KernelConfig> candidates(const Shape& s, int sm_count);
 
 // The untuned choice: the candidate with the lowest modelled time (waves of work
-// tiles x per-tile cost from tile efficiency, plus the HBM floor and split-K's
-// reduction traffic). A model, not a measurement: the tuning cache overrides it.
+// tiles x per-tile cost from tile efficiency, the HBM floor, the fp32 partials of
+// cut tiles, stream-K's loads at the HBM rate; constants set from H200
+// measurements). A model, not a measurement: the tuning cache overrides it.
 KernelConfig heuristic(const Shape& s, int sm_count);
 double modelled_time_us(const KernelConfig& c, const Shape& s, int sm_count);
 

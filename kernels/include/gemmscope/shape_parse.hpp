@@ -24,8 +24,7 @@ inline constexpr int64_t kMaxShapeDim = (int64_t{1} << 31) - 1;
 // empty items are skipped. Throws std::invalid_argument naming the bad item.
 inline std::vector<ParsedShape> parse_shape_list(std::string_view text) {
   auto refuse = [](std::string_view item) {
-    const std::string shown = shown_text(item);
-    throw std::invalid_argument("shape '" + shown + "' must be MxNxK with each size in 1..2^31-1");
+    throw std::invalid_argument("shape '" + shown_text(item) + "' must be MxNxK with each size in 1..2^31-1");
   };
   std::vector<ParsedShape> shapes;
   size_t begin = 0;
