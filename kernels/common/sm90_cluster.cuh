@@ -10,6 +10,7 @@
 
 #include "common/ptx_sm90.cuh"
 #include "common/sm90_cluster.hpp"
+#include "common/sm90_device.cuh"
 
 namespace gemmscope::sm90 {
 
@@ -50,7 +51,8 @@ __device__ __forceinline__ void mbarrier_arrive_remote(uint64_t* bar, uint32_t c
 
 // Wait with acquire at cluster scope: for data a peer CTA wrote with st.shared::cluster.
 __device__ __forceinline__ void mbarrier_wait_cluster(uint64_t* bar, uint32_t phase_parity) {
-  while (!cuda::ptx::mbarrier_try_wait_parity(cuda::ptx::sem_acquire, cuda::ptx::scope_cluster, bar, phase_parity)) {
+  const uint32_t hint = kWaitSuspendHintNs;
+  while (!cuda::ptx::mbarrier_try_wait_parity(cuda::ptx::sem_acquire, cuda::ptx::scope_cluster, bar, phase_parity, hint)) {
   }
 }
 

@@ -17,8 +17,24 @@ __device__ __forceinline__ void mbarrier_init_and_fence(uint64_t* bar, uint32_t 
   cuda::ptx::fence_mbarrier_init(cuda::ptx::sem_release, cuda::ptx::scope_cluster);
 }
 
+// Several barriers set up, then one fence (k10): the fence publishes every init
+// before it, so one is enough.
+__device__ __forceinline__ void mbarrier_init_only(uint64_t* bar, uint32_t arrivals) {
+  cuda::ptx::mbarrier_init(bar, arrivals);
+}
+__device__ __forceinline__ void fence_mbarrier_inits() {
+  cuda::ptx::fence_mbarrier_init(cuda::ptx::sem_release, cuda::ptx::scope_cluster);
+}
+
+// How long one try_wait may suspend the thread before it polls again (PTX ISA
+// "mbarrier.try_wait", suspendTimeHint, in ns; CUTLASS's ClusterBarrier uses the
+// same). The thread resumes as soon as the phase completes, so this only spares
+// the shared-memory pipe the polls of a tight loop.
+inline constexpr uint32_t kWaitSuspendHintNs = 0x989680;
+
 __device__ __forceinline__ void mbarrier_wait(uint64_t* bar, uint32_t phase_parity) {
-  while (!cuda::ptx::mbarrier_try_wait_parity(bar, phase_parity)) {
+  const uint32_t hint = kWaitSuspendHintNs;  // the wrapper takes a reference: a device-side copy
+  while (!cuda::ptx::mbarrier_try_wait_parity(bar, phase_parity, hint)) {
   }
 }
 

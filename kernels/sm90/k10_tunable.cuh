@@ -83,13 +83,14 @@ __global__ void __launch_bounds__(128 * (1 + BM / 64), 1)
   const int warpgroup = threadIdx.x / 128;
   if (threadIdx.x == 0) {
     for (int i = 0; i < Stages; ++i) {
-      mbarrier_init_and_fence(&s.full[i], 1);
-      mbarrier_init_and_fence(&s.empty[i], kConsumers * multicast_peer_count(kCluster));
+      mbarrier_init_only(&s.full[i], 1);
+      mbarrier_init_only(&s.empty[i], kConsumers * multicast_peer_count(kCluster));
     }
     for (int i = 0; i < kScheduleSlots; ++i) {
-      mbarrier_init_and_fence(&s.schedule_full[i], 1);
-      mbarrier_init_and_fence(&s.schedule_empty[i], kScheduleReaders);
+      mbarrier_init_only(&s.schedule_full[i], 1);
+      mbarrier_init_only(&s.schedule_empty[i], kScheduleReaders);
     }
+    fence_mbarrier_inits();
   }
   cluster_sync();
 

@@ -22,7 +22,9 @@ namespace gemmscope::tune {
 // Bumped whenever the tunable kernel changes in a way that can change which
 // configuration is fastest: tuning caches of another version are ignored.
 // 2: stream-K.
-inline constexpr int kKernelVersion = 2;
+// 3: barrier waits with a suspend-time hint, one init fence; 64-row instances in
+//    clusters of 2 along M (64x64, 64x128, 64x192, 64x256), for small M.
+inline constexpr int kKernelVersion = 3;
 
 enum class Schedule { Static, Dynamic };
 
