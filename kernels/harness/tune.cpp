@@ -416,7 +416,12 @@ std::vector<TuneShapeOutcome> run_tune(const TuneOptions& opt) {
       const auto best = std::min_element(ok.begin(), ok.end(), [](auto& a, auto& b) { return a.second < b.second; });
       outcome.best = best->first;
       outcome.best_ms = best->second;
-      cache.upsert(tune::TuneEntry{key, best->first, best->second, cublas_ms, outcome.timed, today()});
+      const tune::TuneEntry entry{key, best->first, best->second, cublas_ms, outcome.timed, today()};
+      // A sweep over some candidates only (--configs) keeps a faster entry already there.
+      if (opt.only.empty())
+        cache.upsert(entry);
+      else
+        outcome.kept_cached = !cache.upsert_if_faster(entry);
     }
     tune::save_tune_cache(opt.cache_path, cache);
     if (opt.progress) std::fprintf(stderr, "\n");

@@ -33,6 +33,7 @@ struct TuneShapeOutcome {
   double best_ms = 0, cublas_ms = 0;
   int timed = 0, failed = 0;
   bool skipped = false;                // skip_tuned and the cache had it
+  bool kept_cached = false;            // --configs sweep: the cache's entry was faster and stays
 };
 
 // No usable GPU (tune exits with status 3, as bench and check do).

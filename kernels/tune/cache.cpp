@@ -394,6 +394,19 @@ void TuneCache::upsert(const TuneEntry& e) {
   entries.push_back(e);
 }
 
+bool TuneCache::upsert_if_faster(const TuneEntry& e) {
+  for (TuneEntry& existing : entries)
+    if (existing.key == e.key) {
+      const bool ratios = existing.cublas_ms > 0 && e.cublas_ms > 0;
+      const bool faster = ratios ? e.median_ms / e.cublas_ms < existing.median_ms / existing.cublas_ms
+                                 : e.median_ms < existing.median_ms;
+      if (faster) existing = e;
+      return faster;
+    }
+  entries.push_back(e);
+  return true;
+}
+
 void TuneCache::add_failure(const TuneFailure& f) {
   for (TuneFailure& existing : failures)
     if (existing.key == f.key && existing.config == f.config) {

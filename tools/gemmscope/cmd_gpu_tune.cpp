@@ -27,7 +27,10 @@ const gemmscope::cli::Registration reg{"tune", [](CLI::App& app) {
       ->capture_default_str();
   cmd->add_option("--cache", args->cache, "tuning cache to update (created if missing; a corrupt one is refused, not overwritten)")
       ->capture_default_str();
-  cmd->add_option("--configs", args->only, "comma-separated configurations to try instead of all candidates");
+  cmd->add_option("--configs", args->only,
+                  "comma-separated configurations to try instead of all candidates (those a shape cannot run are "
+                  "left out); a shape already in the cache keeps its entry unless one of these beats it (by the "
+                  "ratio to cuBLAS)");
   cmd->add_option("--warmup", args->warmup, "untimed rounds per shape")->check(CLI::Range(0, 100))->capture_default_str();
   cmd->add_option("--repeats", args->repeats, "timed rounds per shape (2 launches each)")
       ->check(CLI::Range(1, 1000))
@@ -70,10 +73,11 @@ const gemmscope::cli::Registration reg{"tune", [](CLI::App& app) {
       if (o.skipped) continue;
       const std::string shape = std::to_string(o.shape.m) + "x" + std::to_string(o.shape.n) + "x" +
                                 std::to_string(o.shape.k);
-      std::printf("%-28s %-22s %-40s %10.4f %10.4f %7.3f %6d %6d\n",
+      std::printf("%-28s %-22s %-40s %10.4f %10.4f %7.3f %6d %6d%s\n",
                   (o.shape.model.empty() ? std::string("-") : o.shape.model + "/" + o.shape.layer).c_str(),
                   shape.c_str(), o.best.empty() ? "(none passed)" : o.best.c_str(), o.best_ms, o.cublas_ms,
-                  o.best_ms > 0 ? o.cublas_ms / o.best_ms : 0.0, o.timed, o.failed);
+                  o.best_ms > 0 ? o.cublas_ms / o.best_ms : 0.0, o.timed, o.failed,
+                  o.kept_cached ? "  (slower than the cache's entry, which stays)" : "");
     }
     std::printf("cache: %s\n", args->cache.c_str());
   });
