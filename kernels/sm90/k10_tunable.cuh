@@ -3,8 +3,7 @@
 // template, instantiated for the rows of tune/instances.hpp (split over the
 // k10_tunable_p*.cu files so that two cores compile them in parallel):
 //   BM = 64 x consumer warpgroups, BN, ring depth, cluster (1 or 2 along M:
-//   B multicast; 2 along N: A multicast; 2x2: both), static or dynamic
-//   persistent schedule;
+//   B multicast; or 2 along N: A multicast), static or dynamic persistent schedule;
 // and two run-time knobs:
 //   group  > 0: grouped zig-zag tile order (k09), 0: along M (k08);
 //   splits > 1: split-K for the tiles of the last, partial wave (tune::SplitPlan:
@@ -67,8 +66,8 @@ __global__ void __launch_bounds__(128 * (1 + BM / 64), 1)
   using Storage = SharedStorage<BM, BN, Stages>;
   using Pipe = PipelineState<Stages>;
   using SchedulePipe = PipelineState<kScheduleSlots>;
-  static_assert((ClusterM == 1 || ClusterM == 2) && (ClusterN == 1 || ClusterN == 2),
-                "clusters of 1 or 2 CTAs along M and along N (1, 2 or 2x2 CTAs)");
+  static_assert((ClusterM == 1 || ClusterM == 2) && (ClusterN == 1 || ClusterN == 2) && kClusterSize <= 2,
+                "clusters of 1 or 2 CTAs, along M or along N");
   static_assert(kConsumers == 1 || kConsumers == 2, "one or two consumer warpgroups");
   static_assert((BN / ClusterM) % 8 == 0, "B slices are whole 8-row swizzle atoms");
   static_assert((BM / ClusterN) % 8 == 0, "A slices are whole 8-row swizzle atoms");

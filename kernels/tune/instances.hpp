@@ -11,8 +11,7 @@
 //            the epilogue's staging buffers)
 //   CLUSTER_M  CTAs per cluster along M (2: the B tile is multicast to both)
 //   CLUSTER_N  CTAs per cluster along N (2: the A tile is multicast to both; for
-//            small M, where every N tile re-reads the same A rows); 2x2: each
-//            CTA loads half of A and half of B, each half multicast to two CTAs
+//            small M, where every N tile re-reads the same A rows); at most 2 CTAs
 //   DYNAMIC  0: static persistent schedule; 1: atomic work counter
 // BK is 64 everywhere: one 128-byte swizzle row of bf16 (the 128B swizzle is the
 // only mode whose atoms wgmma reads conflict-free at full width).
@@ -38,6 +37,4 @@
   X(64, 128, 8, 2, 1, 0)           \
   X(64, 64, 12, 2, 1, 0)           \
   X(64, 192, 6, 2, 1, 0)           \
-  X(64, 256, 5, 2, 1, 0)           \
-  X(128, 256, 4, 2, 2, 0)          \
-  X(128, 192, 4, 2, 2, 0)
+  X(64, 256, 5, 2, 1, 0)
