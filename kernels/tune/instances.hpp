@@ -6,8 +6,7 @@
 //
 // X(BM, BN, STAGES, CLUSTER_M, CLUSTER_N, DYNAMIC)
 //   BM       rows of C per CTA: 64 per consumer warpgroup (64 -> 1, 128 -> 2)
-//   BN       columns of C per CTA (one m64nBNk16 wgmma per consumer per k-step);
-//            not a multiple of 64 (96): the epilogue stores boxes of 32 columns
+//   BN       columns of C per CTA (one m64nBNk16 wgmma per consumer per k-step)
 //   STAGES   depth of the TMA -> wgmma ring (as many as fit in 227 KiB next to
 //            the epilogue's staging buffers)
 //   CLUSTER_M  CTAs per cluster along M (2: the B tile is multicast to both)
@@ -38,5 +37,4 @@
   X(64, 128, 8, 2, 1, 0)           \
   X(64, 64, 12, 2, 1, 0)           \
   X(64, 192, 6, 2, 1, 0)           \
-  X(64, 256, 5, 2, 1, 0)           \
-  X(64, 96, 10, 2, 1, 0)
+  X(64, 256, 5, 2, 1, 0)
