@@ -11,19 +11,16 @@
 
 namespace gemmscope::sm90 {
 
-__device__ __forceinline__ void mbarrier_init_and_fence(uint64_t* bar, uint32_t arrivals) {
-  cuda::ptx::mbarrier_init(bar, arrivals);
-  // Make the initialised barrier visible to the async proxy (TMA) and the cluster.
+// Make the barriers initialised so far visible to the async proxy (TMA) and the
+// cluster. One fence publishes every init before it: k10 inits all its barriers
+// with cuda::ptx::mbarrier_init, then fences once.
+__device__ __forceinline__ void fence_mbarrier_inits() {
   cuda::ptx::fence_mbarrier_init(cuda::ptx::sem_release, cuda::ptx::scope_cluster);
 }
 
-// Several barriers set up, then one fence (k10): the fence publishes every init
-// before it, so one is enough.
-__device__ __forceinline__ void mbarrier_init_only(uint64_t* bar, uint32_t arrivals) {
+__device__ __forceinline__ void mbarrier_init_and_fence(uint64_t* bar, uint32_t arrivals) {
   cuda::ptx::mbarrier_init(bar, arrivals);
-}
-__device__ __forceinline__ void fence_mbarrier_inits() {
-  cuda::ptx::fence_mbarrier_init(cuda::ptx::sem_release, cuda::ptx::scope_cluster);
+  fence_mbarrier_inits();
 }
 
 // How long one try_wait may suspend the thread before it polls again (PTX ISA

@@ -138,7 +138,7 @@ void launch(const tune::KernelConfig& c, const GemmShape& s, const GemmOperands&
   if (plan.cut_tiles > 0) {
     // Each partial slot holds every CTA's BM x BN fp32 tile; one arrival counter per
     // cut tile, CTA and consumer.
-    const size_t cluster = static_cast<size_t>(c.cluster_m) * c.cluster_n;
+    const size_t cluster = static_cast<size_t>(c.cluster_size());
     const size_t floats = static_cast<size_t>(plan.partial_slots) * cluster * c.bm * c.bn;
     const size_t arrivals = static_cast<size_t>(plan.cut_tiles) * cluster * c.consumers;
     if (floats > sc.workspace_floats || arrivals > sc.arrival_count) {

@@ -83,12 +83,12 @@ __global__ void __launch_bounds__(128 * (1 + BM / 64), 1)
   const int warpgroup = threadIdx.x / 128;
   if (threadIdx.x == 0) {
     for (int i = 0; i < Stages; ++i) {
-      mbarrier_init_only(&s.full[i], 1);
-      mbarrier_init_only(&s.empty[i], kConsumers * multicast_peer_count(kCluster));
+      cuda::ptx::mbarrier_init(&s.full[i], 1);
+      cuda::ptx::mbarrier_init(&s.empty[i], kConsumers * multicast_peer_count(kCluster));
     }
     for (int i = 0; i < kScheduleSlots; ++i) {
-      mbarrier_init_only(&s.schedule_full[i], 1);
-      mbarrier_init_only(&s.schedule_empty[i], kScheduleReaders);
+      cuda::ptx::mbarrier_init(&s.schedule_full[i], 1);
+      cuda::ptx::mbarrier_init(&s.schedule_empty[i], kScheduleReaders);
     }
     fence_mbarrier_inits();
   }

@@ -395,15 +395,13 @@ void TuneCache::upsert(const TuneEntry& e) {
 }
 
 bool TuneCache::upsert_if_faster(const TuneEntry& e) {
-  for (TuneEntry& existing : entries)
-    if (existing.key == e.key) {
-      const bool ratios = existing.cublas_ms > 0 && e.cublas_ms > 0;
-      const bool faster = ratios ? e.median_ms / e.cublas_ms < existing.median_ms / existing.cublas_ms
-                                 : e.median_ms < existing.median_ms;
-      if (faster) existing = e;
-      return faster;
-    }
-  entries.push_back(e);
+  if (const TuneEntry* existing = find(e.key)) {
+    const bool ratios = existing->cublas_ms > 0 && e.cublas_ms > 0;
+    const bool faster = ratios ? e.median_ms / e.cublas_ms < existing->median_ms / existing->cublas_ms
+                               : e.median_ms < existing->median_ms;
+    if (!faster) return false;
+  }
+  upsert(e);
   return true;
 }
 

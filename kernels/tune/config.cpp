@@ -202,7 +202,7 @@ std::vector<KernelConfig> candidates(const Shape& s, int sm_count) {
     // Split-K where the last wave is partial (fewer tiles than clusters, or a
     // remainder after full waves), at least 4 k-blocks per split.
     std::vector<int> splits{1};
-    const int64_t slots = std::max<int64_t>(1, sm_count / (base.cluster_m * base.cluster_n));
+    const int64_t slots = cluster_slots(base, sm_count);
     const int64_t tiles = d.units_m * d.units_n;
     const bool ragged = tiles % slots != 0;
     if (ragged)
@@ -235,14 +235,16 @@ double modelled_time_us(const KernelConfig& c, const Shape& s, int sm_count) {
   constexpr double kSmFlops = 6.0e12, kSmBytes = 100e9, kHbm = 4.0e12, kTileOverheadUs = 1.0, kFixupUs = 1.0,
                    kPartialBytes = 25e9;
   const Decomposition d = decompose(c, s);
-  const int64_t slots = std::max<int64_t>(1, sm_count / (c.cluster_m * c.cluster_n));
+  const int64_t slots = cluster_slots(c, sm_count);
   const SplitPlan plan = split_plan(c, s, slots);
   const double eff_n = c.bn >= 256 ? 1.0 : c.bn >= 192 ? 0.97 : c.bn >= 128 ? 0.9 : 0.7;
   const double eff_m = c.consumers >= 2 ? 1.0 : 0.85;  // one consumer: the producer warpgroup is a larger share
+  // Bytes one CTA loads per element of K: its slice of A and of B (the rest arrives
+  // by multicast).
+  const double cta_bytes_per_k = (static_cast<double>(c.bm) / c.cluster_n + static_cast<double>(c.bn) / c.cluster_m) * 2;
   auto tile_us = [&](double k) {
     const double flops = 2.0 * c.bm * c.bn * k;
-    const double bytes = (static_cast<double>(c.bm) / c.cluster_n + static_cast<double>(c.bn) / c.cluster_m) * k * 2;
-    return std::max(flops / (kSmFlops * eff_n * eff_m), bytes / kSmBytes) * 1e6 + kTileOverheadUs;
+    return std::max(flops / (kSmFlops * eff_n * eff_m), cta_bytes_per_k * k / kSmBytes) * 1e6 + kTileOverheadUs;
   };
   const double partial_us = static_cast<double>(c.bm) * c.bn * 4 / kPartialBytes * 1e6;  // one partial, one way
   const double kb = static_cast<double>(d.k_blocks);
@@ -259,10 +261,8 @@ double modelled_time_us(const KernelConfig& c, const Shape& s, int sm_count) {
     // the stream-K part is charged at the HBM rate. Measured on the H200 (same
     // results): at 2048x5376x21504 it ran at that rate, and on every M = 128 shape
     // of the sweep stream-K lost 15-20% to split-K 2 with the same tile.
-    const double cta_bytes =
-        (static_cast<double>(c.bm) / c.cluster_n + static_cast<double>(c.bn) / c.cluster_m) * share * c.bk * 2;
-    const double sk_us =
-        std::max(tile_us(share * c.bk), cta_bytes * plan.sk_workers * c.cluster_m * c.cluster_n / kHbm * 1e6);
+    const double cta_bytes = cta_bytes_per_k * share * c.bk;
+    const double sk_us = std::max(tile_us(share * c.bk), cta_bytes * plan.sk_workers * c.cluster_size() / kHbm * 1e6);
     t += sk_us + (cut ? (2 + sums * pieces) * partial_us + kFixupUs : 0.0);
   }
   if (plan.split_tiles > 0) {

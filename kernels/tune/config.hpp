@@ -11,6 +11,7 @@
 // the last waves, static schedule only). The compile-time part (BM, BN, BK, stages,
 // warpgroups, cluster, schedule) must be one of the compiled instances
 // (tune/instances.hpp); the group, split-K and stream-K are run-time values.
+#include <algorithm>
 #include <cstdint>
 #include <stdexcept>
 #include <string>
@@ -38,7 +39,14 @@ struct KernelConfig {
   int splits = 1;         // split-K factor for the tiles of the last, partial wave (SplitPlan); 1 = none
   bool stream_k = false;  // stream-K over the last, partial wave and one full wave (SplitPlan); splits = 1
   bool operator==(const KernelConfig&) const = default;
+  int cluster_size() const { return cluster_m * cluster_n; }
 };
+
+// Clusters of c that fit on sm_count SMs at one CTA per SM (at least 1): the slots
+// a wave of work tiles fills.
+inline int64_t cluster_slots(const KernelConfig& c, int sm_count) {
+  return std::max<int64_t>(1, sm_count / c.cluster_size());
+}
 
 class ConfigError : public std::invalid_argument {
  public:
