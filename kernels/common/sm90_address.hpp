@@ -39,6 +39,13 @@ GEMMSCOPE_HD constexpr uint64_t desc_kmajor_sw128(uint32_t tile_base, uint32_t r
   return smem_desc(tile_base + row0 * 128u + k0_elems * 2u, 16u, 1024u, kDescSwizzle128B);
 }
 
+// The same descriptor `bytes` further on in shared memory: only the start-address
+// field (bits 0-13, bytes >> 4) moves. Exact while the address stays below the
+// 256 KiB the 14-bit field spans, which every shared-memory address does (at most
+// 228 KiB per SM). k10 forms one descriptor per operand before its main loop and
+// reaches stage s, K step kk with desc_advance(base, s * stage_bytes + kk * 32).
+GEMMSCOPE_HD constexpr uint64_t desc_advance(uint64_t desc, uint32_t bytes) { return desc + (bytes >> 4); }
+
 // Epilogue staging tile: rows of 64 bf16 (128 bytes), 128B swizzle on a
 // 1024-byte aligned base: 16-byte chunk index XOR (row % 8).
 GEMMSCOPE_HD constexpr uint32_t sw128_offset(uint32_t row, uint32_t col_elems) {

@@ -35,6 +35,12 @@ __device__ __forceinline__ void mbarrier_wait(uint64_t* bar, uint32_t phase_pari
   }
 }
 
+// One non-blocking test of the phase with this parity (acquire, like the wait):
+// true when it has completed.
+__device__ __forceinline__ bool mbarrier_test(uint64_t* bar, uint32_t phase_parity) {
+  return cuda::ptx::mbarrier_test_wait_parity(bar, phase_parity);
+}
+
 __device__ __forceinline__ void mbarrier_expect_bytes(uint64_t* bar, uint32_t bytes) {
   cuda::ptx::mbarrier_arrive_expect_tx(cuda::ptx::sem_release, cuda::ptx::scope_cta, cuda::ptx::space_shared, bar,
                                        bytes);

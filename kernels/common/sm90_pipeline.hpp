@@ -1,9 +1,11 @@
 #pragma once
 // Pipeline state of the Hopper ladder's shared-memory rings (k06+), the very code
 // the kernels and the host pipeline simulator run. A value type with no hidden
-// state: one counter of slots used so far.
-//   stage()  = count % Stages                      which ring slot
-//   phase()  = (count / Stages) % 2                 parity of the slot's mbarrier phase
+// state: the ring slot and the parity of its barrier's phase, the position after
+// `count` slots used so far (count % Stages, (count / Stages) % 2), kept as the
+// pair so that a step is an add and a compare, not a division.
+//   stage()  which ring slot
+//   phase()  parity of the slot's mbarrier phase
 //   advance() returns the state one slot later.
 // A consumer waits full[stage()] with parity phase(). A producer waits empty[stage()]
 // with parity phase() ^ 1: a fresh mbarrier sits in phase 0, and waiting for the
@@ -19,17 +21,29 @@ namespace gemmscope::sm90 {
 template <uint32_t Stages>
 struct PipelineState {
   static_assert(Stages >= 1, "a ring has at least one slot");
-  // Power-of-two rings wrap the 32-bit counter without breaking the parity;
-  // others would after 2^32 slots, which no launch reaches (K / 64 per tile).
-  uint32_t count = 0;
+  uint32_t slot = 0, parity = 0;
 
-  GEMMSCOPE_HD constexpr uint32_t stage() const { return count % Stages; }
-  GEMMSCOPE_HD constexpr uint32_t phase() const { return (count / Stages) & 1u; }
+  constexpr PipelineState() = default;
+  // The state after `count` slots.
+  GEMMSCOPE_HD constexpr explicit PipelineState(uint32_t count) : slot(count % Stages), parity((count / Stages) & 1u) {}
+
+  GEMMSCOPE_HD constexpr uint32_t stage() const { return slot; }
+  GEMMSCOPE_HD constexpr uint32_t phase() const { return parity; }
   // Parity a producer waits on before refilling stage(): the consumers' release of
   // the previous round of this slot.
-  GEMMSCOPE_HD constexpr uint32_t empty_parity() const { return phase() ^ 1u; }
-  GEMMSCOPE_HD constexpr PipelineState advance() const { return PipelineState{count + 1u}; }
-  GEMMSCOPE_HD constexpr PipelineState advance(uint32_t slots) const { return PipelineState{count + slots}; }
+  GEMMSCOPE_HD constexpr uint32_t empty_parity() const { return parity ^ 1u; }
+  GEMMSCOPE_HD constexpr PipelineState advance() const {
+    PipelineState next = *this;
+    if (++next.slot == Stages) next.slot = 0, next.parity ^= 1u;
+    return next;
+  }
+  GEMMSCOPE_HD constexpr PipelineState advance(uint32_t slots) const {
+    PipelineState next;
+    next.slot = (slot + slots) % Stages;
+    next.parity = (parity + (slot + slots) / Stages) & 1u;
+    return next;
+  }
+  GEMMSCOPE_HD constexpr bool operator==(const PipelineState& o) const { return slot == o.slot && parity == o.parity; }
 };
 
 }  // namespace gemmscope::sm90

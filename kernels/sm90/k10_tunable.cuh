@@ -80,7 +80,10 @@ __global__ void __launch_bounds__(128 * (1 + BM / 64), 1)
   const uint32_t rank = cluster_ctarank();
   const uint32_t worker = blockIdx.x / kCluster.size(), workers = gridDim.x / kCluster.size();
   const uint32_t total = prob.dp_tiles + prob.split_tiles * prob.splits;
-  const int warpgroup = threadIdx.x / 128;
+  // Broadcast from lane 0, so the compiler knows it is warp-uniform: the
+  // consumers' descriptor and stage arithmetic then stays in uniform registers
+  // instead of being moved into them before every wgmma.
+  const int warpgroup = __shfl_sync(0xffffffffu, static_cast<int>(threadIdx.x / 128), 0);
   if (threadIdx.x == 0) {
     for (int i = 0; i < Stages; ++i) {
       cuda::ptx::mbarrier_init(&s.full[i], 1);
@@ -219,6 +222,11 @@ __global__ void __launch_bounds__(128 * (1 + BM / 64), 1)
         for (uint32_t r = 0; r < kCluster.size(); ++r)
           if (peers >> r & 1u) mbarrier_arrive_remote(&s.empty[st], r);
     };
+    // Operand descriptors of stage 0, K step 0, formed once: stage st, step kk is
+    // desc_advance(d, st * stage bytes + kk * 2) (verify/cpu/sm90_kernels_vs_model_test.cpp).
+    constexpr uint32_t kStageBytesA = BM * kBK * sizeof(bf16), kStageBytesB = BN * kBK * sizeof(bf16);
+    const uint64_t desc_a = desc_kmajor_sw128(ptx::smem_u32(s.a[0]), consumer * 64, 0);
+    const uint64_t desc_b = desc_kmajor_sw128(ptx::smem_u32(s.b[0]), 0, 0);
     Pipe p;
     SchedulePipe slots;
     Walk walk{StaticSchedule::first(worker, workers), prob.sk.start(worker)};
@@ -236,19 +244,24 @@ __global__ void __launch_bounds__(128 * (1 + BM / 64), 1)
 #pragma unroll
       for (int i = 0; i < BN / 2; ++i) acc[i] = 0.f;
       uint32_t previous = 0;
+      bool ready = false;  // the previous step's early test found this stage filled
       for (int kb = w.kb_begin; kb < w.kb_end; ++kb, p = p.advance()) {
         const uint32_t st = p.stage();
-        mbarrier_wait(&s.full[st], p.phase());
-        const uint32_t a_base = ptx::smem_u32(s.a[st]), b_base = ptx::smem_u32(s.b[st]);
+        if (!ready) mbarrier_wait(&s.full[st], p.phase());
+        const uint64_t a = desc_advance(desc_a, st * kStageBytesA), b = desc_advance(desc_b, st * kStageBytesB);
         ptx::wgmma_fence();
 #pragma unroll
         for (int kk = 0; kk < kBK; kk += kWgmmaK)
-          ptx::WgmmaBf16F32<BN>::mma(acc, desc_kmajor_sw128(a_base, consumer * 64, kk), desc_kmajor_sw128(b_base, 0, kk),
-                                     1);
+          ptx::WgmmaBf16F32<BN>::mma(acc, desc_advance(a, kk * 2), desc_advance(b, kk * 2), 1);
         ptx::wgmma_commit_group();
         ptx::wgmma_wait_group<1>();
         if (kb > w.kb_begin) release(previous);
         previous = st;
+        // Test the next stage's barrier now, while this step's wgmmas run, so the
+        // next step starts without a wait when its data is already there (CUTLASS's
+        // consumer_try_wait token).
+        const Pipe next = p.advance();
+        ready = kb + 1 < w.kb_end && mbarrier_test(&s.full[next.stage()], next.phase());
       }
       ptx::wgmma_wait_group<0>();
       release(previous);

@@ -64,6 +64,34 @@ RC_GTEST_PROP(Sm90KernelsVsModel, K03SwizzledDescriptorsReadWhatTmaWrote, ()) {
   check_operand(base, kTileRows, 0, make, k03_tma_address);
 }
 
+// k10 forms one descriptor per operand before its main loop and reaches stage s,
+// K step kk with desc_advance(base, s * stage_bytes + kk * 32). For every tile
+// height and ring depth it instantiates, that reads what TMA wrote into the stage:
+// A as the consumer's 64-row slice, B whole (wgmma N = BN).
+RC_GTEST_PROP(Sm90KernelsVsModel, K10AdvancedDescriptorsReadWhatTmaWrote, ()) {
+  const uint32_t tile_rows = *rc::gen::element<uint32_t>(64, 128, 192, 256);
+  const uint32_t stages = *rc::gen::inRange<uint32_t>(1, 13);
+  const uint32_t stage_bytes = tile_rows * kBK * 2;
+  const uint32_t window = 1024u * *rc::gen::inRange<uint32_t>(0, 16);
+  const uint32_t stage = *rc::gen::inRange<uint32_t>(0, stages);
+  const bool operand_a = *rc::gen::arbitrary<bool>();
+  const uint32_t rows = operand_a ? kWgmmaM : tile_rows;
+  const uint32_t row0 = operand_a ? kWgmmaM * *rc::gen::inRange<uint32_t>(0, tile_rows / kWgmmaM) : 0;
+  const uint32_t tile = window + stage * stage_bytes;
+  RC_PRE(tile + stage_bytes <= 232448u);  // inside the 227 KiB a block may use
+  const uint64_t base = ks::desc_kmajor_sw128(window, row0, 0);
+  const gm::TmaBox box{tile_rows, kBK, 2, gm::SwizzleMode::B128, tile};
+  const gm::OperandExtent operand{rows, kWgmmaK, gm::OperandMajor::K, 2};
+  for (uint32_t kk = 0; kk < kBK; kk += kWgmmaK) {
+    const uint64_t advanced = ks::desc_advance(base, stage * stage_bytes + kk * 2);
+    RC_ASSERT(advanced == ks::desc_kmajor_sw128(tile, row0, kk));
+    const auto desc = gm::SmemDescriptorSm90::decode(advanced);
+    for (uint32_t r = 0; r < rows; ++r)
+      for (uint32_t k = 0; k < kWgmmaK; ++k)
+        RC_ASSERT(gm::descriptor_element_address(desc, operand, r, k) == box.address(row0 + r, kk + k));
+  }
+}
+
 // Field packing: the kernel's bit packing decodes to the fields it meant.
 RC_GTEST_PROP(Sm90KernelsVsModel, DescriptorFieldsDecode, ()) {
   const uint32_t start = *rc::gen::inRange<uint32_t>(0, 1u << 14) * 16;

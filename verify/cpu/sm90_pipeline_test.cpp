@@ -47,6 +47,26 @@ RC_GTEST_PROP(Sm90Pipeline, MatchesExplicitRing, ()) {
   ring_matches<7>();
 }
 
+// The stepped state equals the state formed from the count: the constructor and
+// advance(n) agree with n single steps.
+template <uint32_t S>
+void steps_match_count() {
+  const uint32_t a = *rc::gen::inRange(0u, 5000u), b = *rc::gen::inRange(0u, 5000u);
+  PipelineState<S> s{a};
+  RC_ASSERT(s.stage() == a % S);
+  RC_ASSERT(s.phase() == (a / S) % 2);
+  RC_ASSERT(s.advance(b) == PipelineState<S>{a + b});
+  for (uint32_t i = 0; i < b % 50; ++i) s = s.advance();
+  RC_ASSERT(s == PipelineState<S>{a + b % 50});
+}
+RC_GTEST_PROP(Sm90Pipeline, StepsMatchCount, ()) {
+  steps_match_count<1>();
+  steps_match_count<5>();
+  steps_match_count<6>();
+  steps_match_count<8>();
+  steps_match_count<12>();
+}
+
 // mbarrier parity semantics (PTX ISA "mbarrier.test_wait.parity"): a wait on parity
 // p returns when the phase with parity p most recently ended, i.e. when the number
 // of completed phases c satisfies: the current phase's parity (c % 2) differs from p.
