@@ -237,7 +237,12 @@ double modelled_time_us(const KernelConfig& c, const Shape& s, int sm_count) {
   const Decomposition d = decompose(c, s);
   const int64_t slots = cluster_slots(c, sm_count);
   const SplitPlan plan = split_plan(c, s, slots);
-  const double eff_n = c.bn >= 256 ? 1.0 : c.bn >= 192 ? 0.97 : c.bn >= 128 ? 0.9 : 0.7;
+  // Tensor-core efficiency by tile width, relative to 128 x 256. For BN = 128, set
+  // from kernel version 4 on the H200 (bench/results/2026-11-30-h200-llm-v4,
+  // same configurations side by side): 0.986 of 128 x 256 where both ran whole
+  // waves (2048x8192x8192), 0.925 once the wave quantisation is taken out of
+  // 512x28672x4096; 0.95 between them (0.9 before the leaner main loop).
+  const double eff_n = c.bn >= 256 ? 1.0 : c.bn >= 192 ? 0.97 : c.bn >= 128 ? 0.95 : 0.7;
   const double eff_m = c.consumers >= 2 ? 1.0 : 0.85;  // one consumer: the producer warpgroup is a larger share
   // Bytes one CTA loads per element of K: its slice of A and of B (the rest arrives
   // by multicast).

@@ -253,6 +253,9 @@ TEST(TuneConfig, HeuristicRanksAsTheH200Measured) {
       {{128, 4096, 4096}, "128x64x64.s8.wg2.c1x1.static.g0.sk2", "128x256x64.s4.wg2.c1x1.static.g0.sk8"},
       // Stream-K on the same 128 x 128 tile lost to split-K 2: 0.648 vs 0.764.
       {{128, 6144, 4096}, "128x128x64.s6.wg2.c1x1.static.g0.sk2", "128x128x64.s6.wg2.c1x1.static.g0.streamk"},
+      // Kernel version 4 (2026-11-30-h200-llm-v4/experiments/1-mainloop-ab): 896 tiles of
+      // 128 x 128 in 6.8 waves beat 448 of 128 x 256 in 3.4 waves: 0.932 vs 0.884.
+      {{512, 28672, 4096}, "128x128x64.s6.wg2.c2x1.static.g0.sk1", "128x256x64.s4.wg2.c2x1.static.g0.sk1"},
   };
   for (const Measured& m : pairs) {
     const double fast = modelled_time_us(parse_config(m.faster), m.shape, 132);
