@@ -1,7 +1,6 @@
 #pragma once
 // The hand-written PTX of the project: only what CCCL's cuda::ptx lacks in CUDA 13
-// (wgmma, ldmatrix/stmatrix, setmaxnreg, elect.sync, mapa, prefetch.tensormap).
-// Everything else (TMA,
+// (wgmma, ldmatrix/stmatrix, setmaxnreg, elect.sync, mapa). Everything else (TMA,
 // mbarrier, fences, cluster barriers) goes through cuda::ptx.
 // The wgmma instructions themselves are generated: gemmscope/generated/wgmma_bf16.cuh.
 #include <cstdint>
@@ -102,13 +101,6 @@ __device__ __forceinline__ uint32_t mapa_shared_cluster(uint32_t smem_address, u
   uint32_t result;
   asm volatile("mapa.shared::cluster.u32 %0, %1, %2;\n" : "=r"(result) : "r"(smem_address), "r"(cta_rank));
   return result;
-}
-
-// PTX ISA "prefetch.tensormap": bring a tensor map (here a __grid_constant__
-// kernel parameter, by its generic address) into the TMA unit's descriptor cache
-// before the first copy that names it.
-__device__ __forceinline__ void prefetch_tensormap(const void* map) {
-  asm volatile("prefetch.tensormap [%0];\n" ::"l"(reinterpret_cast<uint64_t>(map)) : "memory");
 }
 
 __device__ __forceinline__ uint32_t smem_u32(const void* ptr) {

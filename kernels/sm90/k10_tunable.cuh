@@ -85,11 +85,6 @@ __global__ void __launch_bounds__(128 * (1 + BM / 64), 1)
   // instead of being moved into them before every wgmma.
   const int warpgroup = __shfl_sync(0xffffffffu, static_cast<int>(threadIdx.x / 128), 0);
   if (threadIdx.x == 0) {
-    // The three tensor maps' first use waits for their fetch: start it now, under
-    // the barrier set-up and the cluster barrier.
-    ptx::prefetch_tensormap(&map_a);
-    ptx::prefetch_tensormap(&map_b);
-    ptx::prefetch_tensormap(&map_c);
     for (int i = 0; i < Stages; ++i) {
       cuda::ptx::mbarrier_init(&s.full[i], 1);
       cuda::ptx::mbarrier_init(&s.empty[i], kConsumers * multicast_peer_count(kCluster));
