@@ -27,8 +27,9 @@ std::vector<ChartBar> read_bench_json(const std::string& text) {
     b.kernel = r["kernel"].get<std::string>();
     b.shape = std::to_string(r["m"].get<long long>()) + "x" + std::to_string(r["n"].get<long long>()) + "x" +
               std::to_string(r["k"].get<long long>());
-    b.tflops = r["tflops"].get<double>();
-    b.ratio_to_cublas = r["ratio_to_cublas"].get<double>();
+    // null: no finite measurement (bench writes non-finite values as null); no bar.
+    b.tflops = r["tflops"].is_null() ? 0.0 : r["tflops"].get<double>();
+    b.ratio_to_cublas = r["ratio_to_cublas"].is_null() ? 0.0 : r["ratio_to_cublas"].get<double>();
     if (b.tflops > 0) bars.push_back(b);
   }
   return bars;

@@ -1,0 +1,45 @@
+#pragma once
+// What `gemmscope bench` measured, and how it is written out: the rows, the
+// environment they were measured in, the per-kernel summary, and the table, CSV and
+// JSON forms. Plain C++ (no CUDA calls), so the CPU tests hold the writers to a
+// JSON and CSV reader.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "gemmscope/gemm.hpp"
+
+namespace gemmscope::harness {
+
+struct BenchRow {
+  std::string kernel;
+  GemmShape shape;
+  double median_ms = 0, min_ms = 0, max_ms = 0, spread_pct = 0;  // spread: (p90 - p10) / median
+  double tflops = 0, ratio_to_cublas = 0;                       // ratio = cublas_time / time (>1 faster)
+  int buffer_sets = 0;
+  std::string note;                                             // refusal or error
+  std::string label;                                            // the shape's name in a shape set
+  std::string detail;                                           // "auto": what it dispatched to
+};
+// Per kernel over all shapes it ran: geometric mean and minimum of the ratio to cuBLAS.
+struct BenchSummary {
+  std::string kernel;
+  int shapes = 0;
+  double geomean_ratio = 0, min_ratio = 0;
+  std::string min_shape;
+};
+struct BenchEnvironment {
+  std::string gpu, driver, cuda_runtime, sm_clock_before_mhz, sm_clock_after_mhz, commit, date;
+  int sm_count = 0;
+  int64_t l2_bytes = 0;
+};
+struct BenchReport {
+  BenchEnvironment env;
+  std::vector<BenchRow> rows;
+  std::vector<BenchSummary> summary() const;
+  std::string to_csv() const;
+  std::string to_json() const;
+  std::string to_table() const;  // one line per (kernel, shape)
+};
+
+}  // namespace gemmscope::harness
