@@ -277,8 +277,7 @@ std::string today() {
 
 }  // namespace
 
-std::vector<TuneShapeOutcome> run_tune(const TuneOptions& opt) {
-  tune::TuneCache cache = tune::load_tune_cache(opt.cache_path);  // corrupt: throws before any work
+std::vector<TuneShapeOutcome> run_tune(const TuneOptions& opt, tune::TuneCache cache) {
   std::vector<TuneShapeOutcome> outcomes;
   // Work estimate for the time left: flops x candidates per shape (candidates known
   // once the first child has said how many SMs there are).

@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "tune/cache.hpp"
 #include "tune/shape_set.hpp"
 
 namespace gemmscope::harness {
@@ -42,8 +43,10 @@ class NoGpuError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-// Returns one outcome per shape; throws std::runtime_error when no GPU is usable
-// (the message says why) or the cache cannot be read or written.
-std::vector<TuneShapeOutcome> run_tune(const TuneOptions& options);
+// Returns one outcome per shape, starting from `cache` (what options.cache_path held,
+// read once by the caller, which can then refuse a corrupt file as bad input before
+// any GPU work); throws std::runtime_error when no GPU is usable (the message says
+// why) or the cache cannot be written.
+std::vector<TuneShapeOutcome> run_tune(const TuneOptions& options, tune::TuneCache cache);
 
 }  // namespace gemmscope::harness

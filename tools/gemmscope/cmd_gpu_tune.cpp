@@ -54,15 +54,17 @@ const gemmscope::cli::Registration reg{"tune", [](CLI::App& app) {
     opt.repeats = args->repeats;
     opt.progress = !args->quiet;
     opt.skip_tuned = args->skip_tuned;
-    // A corrupt or foreign-format cache is bad input (status 2), refused before any GPU work.
+    // Read once. A corrupt or foreign-format cache is bad input (status 2), refused
+    // before any GPU work.
+    gemmscope::tune::TuneCache cache;
     try {
-      gemmscope::tune::load_tune_cache(opt.cache_path);
+      cache = gemmscope::tune::load_tune_cache(opt.cache_path);
     } catch (const gemmscope::tune::TuneCacheError& e) {
       throw std::invalid_argument(e.what());
     }
     std::vector<gemmscope::harness::TuneShapeOutcome> outcomes;
     try {
-      outcomes = gemmscope::harness::run_tune(opt);
+      outcomes = gemmscope::harness::run_tune(opt, std::move(cache));
     } catch (const gemmscope::harness::NoGpuError& e) {
       std::fprintf(stderr, "gemmscope tune: %s\n", e.what());
       std::exit(3);
