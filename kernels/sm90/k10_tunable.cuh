@@ -80,9 +80,10 @@ __global__ void __launch_bounds__(128 * (1 + BM / 64), 1)
   const uint32_t rank = cluster_ctarank();
   const uint32_t worker = blockIdx.x / kCluster.size(), workers = gridDim.x / kCluster.size();
   const uint32_t total = prob.dp_tiles + prob.split_tiles * prob.splits;
-  // Broadcast from lane 0, so the compiler knows it is warp-uniform: the
-  // consumers' descriptor and stage arithmetic then stays in uniform registers
-  // instead of being moved into them before every wgmma.
+  // Broadcast from lane 0, so the compiler knows it is warp-uniform and can keep
+  // more of the consumers' descriptor arithmetic in the uniform registers wgmma
+  // reads them from (the K steps of a stage are uniform adds; see
+  // bench/results/2026-11-30-h200-llm-v4 for the SASS before and after).
   const int warpgroup = __shfl_sync(0xffffffffu, static_cast<int>(threadIdx.x / 128), 0);
   if (threadIdx.x == 0) {
     for (int i = 0; i < Stages; ++i) {
