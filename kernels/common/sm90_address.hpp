@@ -43,7 +43,7 @@ GEMMSCOPE_HD constexpr uint64_t desc_kmajor_sw128(uint32_t tile_base, uint32_t r
 // field (bits 0-13, bytes >> 4) moves. Exact while the address stays below the
 // 256 KiB the 14-bit field spans, which every shared-memory address does (at most
 // 228 KiB per SM). k10 forms one descriptor per operand before its main loop and
-// reaches stage s, K step kk with desc_advance(base, s * stage_bytes + kk * 32).
+// reaches stage s, K offset kk (elements) with desc_advance(base, s * stage_bytes + kk * 2).
 GEMMSCOPE_HD constexpr uint64_t desc_advance(uint64_t desc, uint32_t bytes) { return desc + (bytes >> 4); }
 
 // Epilogue staging tile: rows of 64 bf16 (128 bytes), 128B swizzle on a

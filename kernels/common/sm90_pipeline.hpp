@@ -38,9 +38,8 @@ struct PipelineState {
     return next;
   }
   GEMMSCOPE_HD constexpr PipelineState advance(uint32_t slots) const {
-    PipelineState next;
-    next.slot = (slot + slots) % Stages;
-    next.parity = (parity + (slot + slots) / Stages) & 1u;
+    PipelineState next{slot + slots};  // the state `slots` past slot 0 of this lap...
+    next.parity ^= parity;             // ...on this lap's parity
     return next;
   }
   GEMMSCOPE_HD constexpr bool operator==(const PipelineState& o) const { return slot == o.slot && parity == o.parity; }

@@ -223,8 +223,9 @@ __global__ void __launch_bounds__(128 * (1 + BM / 64), 1)
         for (uint32_t r = 0; r < kCluster.size(); ++r)
           if (peers >> r & 1u) mbarrier_arrive_remote(&s.empty[st], r);
     };
-    // Operand descriptors of stage 0, K step 0, formed once: stage st, step kk is
-    // desc_advance(d, st * stage bytes + kk * 2) (verify/cpu/sm90_kernels_vs_model_test.cpp).
+    // Operand descriptors of stage 0, K offset 0, formed once: stage st, K offset kk
+    // (elements) is desc_advance(d, st * stage bytes + kk * 2 bytes)
+    // (verify/cpu/sm90_kernels_vs_model_test.cpp).
     constexpr uint32_t kStageBytesA = BM * kBK * sizeof(bf16), kStageBytesB = BN * kBK * sizeof(bf16);
     const uint64_t desc_a = desc_kmajor_sw128(ptx::smem_u32(s.a[0]), consumer * 64, 0);
     const uint64_t desc_b = desc_kmajor_sw128(ptx::smem_u32(s.b[0]), 0, 0);
@@ -246,7 +247,7 @@ __global__ void __launch_bounds__(128 * (1 + BM / 64), 1)
       for (int i = 0; i < BN / 2; ++i) acc[i] = 0.f;
       uint32_t previous = 0;
       bool ready = false;  // the previous step's early test found this stage filled
-      for (int kb = w.kb_begin; kb < w.kb_end; ++kb, p = p.advance()) {
+      for (int kb = w.kb_begin; kb < w.kb_end; ++kb) {
         const uint32_t st = p.stage();
         if (!ready) mbarrier_wait(&s.full[st], p.phase());
         const uint64_t a = desc_advance(desc_a, st * kStageBytesA), b = desc_advance(desc_b, st * kStageBytesB);
@@ -261,8 +262,8 @@ __global__ void __launch_bounds__(128 * (1 + BM / 64), 1)
         // Test the next stage's barrier now, while this step's wgmmas run, so the
         // next step starts without a wait when its data is already there (CUTLASS's
         // consumer_try_wait token).
-        const Pipe next = p.advance();
-        ready = kb + 1 < w.kb_end && mbarrier_test(&s.full[next.stage()], next.phase());
+        p = p.advance();
+        ready = kb + 1 < w.kb_end && mbarrier_test(&s.full[p.stage()], p.phase());
       }
       ptx::wgmma_wait_group<0>();
       release(previous);

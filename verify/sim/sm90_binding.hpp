@@ -105,7 +105,8 @@ class Sm90ScheduleSim : public model::sim::PipelineSim {
   std::string role_state_key() const override {
     std::string key;
     for (const Role& r : roles_)
-      key += std::to_string(r.pc) + "," + std::to_string(r.pipe.stage()) + "," + std::to_string(r.pipe.phase()) + "," + std::to_string(r.slots.stage()) + "," + std::to_string(r.slots.phase()) + "," +
+      key += std::to_string(r.pc) + "," + std::to_string(r.pipe.stage()) + "," + std::to_string(r.pipe.phase()) + "," +
+             std::to_string(r.slots.stage()) + "," + std::to_string(r.slots.phase()) + "," +
              std::to_string(r.tile) + "," + std::to_string(r.next) + "," + std::to_string(r.statik.linear) + "," +
              std::to_string(r.kb) + "," + std::to_string(r.previous) + "," + std::to_string(r.box) + "," +
              std::to_string(r.received) + "," + std::to_string(r.tiles_done) + ";";
