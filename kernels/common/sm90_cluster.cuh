@@ -66,5 +66,10 @@ __device__ __forceinline__ void st_shared_cluster_u32(uint32_t* local, uint32_t 
 __device__ __forceinline__ void named_barrier_sync(uint32_t id, uint32_t threads) {
   asm volatile("bar.sync %0, %1;\n" ::"r"(id), "r"(threads) : "memory");
 }
+// Counts the calling threads into named barrier `id` without waiting (PTX ISA
+// "bar.arrive"): a producer-consumer hand-off to threads waiting in bar.sync.
+__device__ __forceinline__ void named_barrier_arrive(uint32_t id, uint32_t threads) {
+  asm volatile("bar.arrive %0, %1;\n" ::"r"(id), "r"(threads) : "memory");
+}
 
 }  // namespace gemmscope::sm90

@@ -45,4 +45,10 @@ struct PipelineState {
   GEMMSCOPE_HD constexpr bool operator==(const PipelineState& o) const { return slot == o.slot && parity == o.parity; }
 };
 
+// Ping-pong consumers (k10's ping-pong instances): two consumer warpgroups take a
+// CTA's work units in turn, unit i of the CTA's sequence (0, 1, 2, ...) to warpgroup
+// i % 2. Both read the one ring in the producer's order: a warpgroup steps its
+// PipelineState over the other's unit with advance(k-blocks of that unit).
+GEMMSCOPE_HD constexpr bool pingpong_turn(uint32_t unit_index, uint32_t consumer) { return unit_index % 2u == consumer; }
+
 }  // namespace gemmscope::sm90

@@ -156,7 +156,7 @@ int tune_child(const tune::NamedShape& ns, const std::set<std::string>& excluded
   for (const auto& c : tune::candidates({s.m, s.n, s.k}, prop.multiProcessorCount)) {
     const std::string name = tune::to_string(c);
     if (excluded.count(name)) continue;
-    if (!opt.only.empty() && std::find(opt.only.begin(), opt.only.end(), name) == opt.only.end()) continue;
+    if (!opt.only.empty() && !tune::selected(c, opt.only)) continue;
     list.push_back(c);
   }
   say("count\t" + std::to_string(list.size()));

@@ -21,7 +21,7 @@ namespace gemmscope::harness {
 struct TuneOptions {
   std::vector<tune::NamedShape> shapes;
   std::string cache_path;              // read (if present), updated and rewritten after each shape
-  std::vector<std::string> only;       // if non-empty: only these configurations (printed form)
+  std::vector<std::string> only;       // if non-empty: only these (tune::parse_selection_item forms)
   int warmup = 2, repeats = 10;        // interleaved rounds per shape, 2 launches per candidate per round
   uint64_t seed = 1;
   bool progress = true;

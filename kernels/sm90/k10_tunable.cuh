@@ -18,6 +18,16 @@
 //               way, its pieces in k order.
 // The epilogue is k07's: stmatrix into two alternating swizzled staging boxes,
 // TMA store.
+// Consumers, cooperative (PingPong = false): each of the BM / 64 consumer
+// warpgroups computes 64 rows of every tile. Ping-pong (PingPong = true, BM = 128,
+// two consumer warpgroups): the warpgroups take the CTA's work units in turn
+// (sm90::pingpong_turn), each computing all 128 rows of its tile (two m64 wgmmas
+// per K step); both read the one ring in the order the producer fills it, so one
+// warpgroup's epilogue runs while the other's wgmmas keep the tensor cores busy.
+// A warpgroup starts a unit only once the other has passed the full barriers of
+// the unit before (named barrier hand-off): a full barrier's parity wait is
+// exact only for the phase right after the last completed one, and the other's
+// unit may span many laps of the ring (verify/cpu/sim_sm90_test.cpp, SimSm90PingPong).
 #include <cuda.h>
 
 #include <algorithm>
@@ -34,6 +44,9 @@
 namespace gemmscope::sm90::k10 {
 
 constexpr int kBK = 64, kWgmmaK = 16, kStoreCols = 64, kStagingBuffers = 2, kScheduleSlots = 2;
+// Named barriers: 0 __syncthreads, 1 + c consumer c's epilogue, kTurnBarrier + c
+// ping-pong consumer c's turn to start a unit.
+constexpr uint32_t kTurnBarrier = 3;
 constexpr int kProducerRegisters = 40, kConsumerRegisters = 232;
 
 template <int BM, int BN, int Stages>
@@ -50,16 +63,30 @@ struct SharedStorage {
   uint32_t last_split[kConsumers];  // split-K: this consumer's unit arrived last
 };
 
+// Ping-pong: each of the two consumer warpgroups holds a whole 128-row tile.
+template <int BM, bool PingPong>
+struct ConsumerShape {
+  static constexpr int kConsumers = BM / 64;  // consumer warpgroups
+  static constexpr int kHalves = 1;            // 64-row wgmma halves per warpgroup
+  static constexpr int kReleasers = kConsumers;  // warpgroups that read (and release) each stage
+};
+template <int BM>
+struct ConsumerShape<BM, true> {
+  static_assert(BM == 128, "ping-pong: two consumer warpgroups, each on a whole 128-row tile");
+  static constexpr int kConsumers = 2, kHalves = 2, kReleasers = 1;
+};
+
 __device__ __forceinline__ uint32_t pack_bf16x2(float lo, float hi) {
   const __nv_bfloat162 v = __floats2bfloat162_rn(lo, hi);
   return *reinterpret_cast<const uint32_t*>(&v);
 }
 
-template <int BM, int BN, int Stages, int ClusterM, int ClusterN, bool Dynamic>
+template <int BM, int BN, int Stages, int ClusterM, int ClusterN, bool Dynamic, bool PingPong>
 __global__ void __launch_bounds__(128 * (1 + BM / 64), 1)
     k10_tunable(const __grid_constant__ CUtensorMap map_a, const __grid_constant__ CUtensorMap map_b,
                 const __grid_constant__ CUtensorMap map_c, Problem prob) {
-  constexpr int kConsumers = BM / 64;
+  using Consumers = ConsumerShape<BM, PingPong>;
+  constexpr int kConsumers = Consumers::kConsumers, kHalves = Consumers::kHalves;
   constexpr ClusterShape kCluster{ClusterM, ClusterN};
   constexpr int kClusterSize = ClusterM * ClusterN;
   constexpr uint32_t kStageBytes = (BM + BN) * kBK * sizeof(bf16);
@@ -88,7 +115,7 @@ __global__ void __launch_bounds__(128 * (1 + BM / 64), 1)
   if (threadIdx.x == 0) {
     for (int i = 0; i < Stages; ++i) {
       cuda::ptx::mbarrier_init(&s.full[i], 1);
-      cuda::ptx::mbarrier_init(&s.empty[i], kConsumers * multicast_peer_count(kCluster));
+      cuda::ptx::mbarrier_init(&s.empty[i], Consumers::kReleasers * multicast_peer_count(kCluster));
     }
     for (int i = 0; i < kScheduleSlots; ++i) {
       cuda::ptx::mbarrier_init(&s.schedule_full[i], 1);
@@ -224,14 +251,19 @@ __global__ void __launch_bounds__(128 * (1 + BM / 64), 1)
           if (peers >> r & 1u) mbarrier_arrive_remote(&s.empty[st], r);
     };
     // Operand descriptors of stage 0, K offset 0, formed once: stage st, K offset kk
-    // (elements) is desc_advance(d, st * stage bytes + kk * 2 bytes)
+    // (elements) is desc_advance(d, st * stage bytes + kk * 2 bytes); a ping-pong
+    // warpgroup's second 64-row half of A is 64 rows of 128 bytes further
     // (verify/cpu/sm90_kernels_vs_model_test.cpp).
     constexpr uint32_t kStageBytesA = BM * kBK * sizeof(bf16), kStageBytesB = BN * kBK * sizeof(bf16);
-    const uint64_t desc_a = desc_kmajor_sw128(ptx::smem_u32(s.a[0]), consumer * 64, 0);
+    constexpr uint32_t kHalfBytesA = 64 * kBK * sizeof(bf16);
+    // Rows of the tile this warpgroup's half 0 starts at.
+    const int row_base = PingPong ? 0 : consumer * 64;
+    const uint64_t desc_a = desc_kmajor_sw128(ptx::smem_u32(s.a[0]), row_base, 0);
     const uint64_t desc_b = desc_kmajor_sw128(ptx::smem_u32(s.b[0]), 0, 0);
     Pipe p;
     SchedulePipe slots;
     Walk walk{StaticSchedule::first(worker, workers), prob.sk.start(worker)};
+    uint32_t turn = 0;  // ping-pong: this CTA's units seen so far
     for (;;) {
       Unit w;
       if constexpr (Dynamic) {
@@ -241,10 +273,23 @@ __global__ void __launch_bounds__(128 * (1 + BM / 64), 1)
       } else {
         if (!walk_next(walk, w)) break;
       }
+      if constexpr (PingPong) {
+        // The other warpgroup's unit: its k-blocks pass through the ring untouched by us.
+        if (!pingpong_turn(turn, static_cast<uint32_t>(consumer))) {
+          ++turn;
+          p = p.advance(static_cast<uint32_t>(w.kb_end - w.kb_begin));
+          continue;
+        }
+        // Ours: wait until the other warpgroup has passed the barriers of the unit before.
+        if (turn > 0) named_barrier_sync(kTurnBarrier + consumer, 256);
+        ++turn;
+      }
 
-      float acc[BN / 2];
+      float acc[kHalves][BN / 2];
 #pragma unroll
-      for (int i = 0; i < BN / 2; ++i) acc[i] = 0.f;
+      for (int h = 0; h < kHalves; ++h)
+#pragma unroll
+        for (int i = 0; i < BN / 2; ++i) acc[h][i] = 0.f;
       uint32_t previous = 0;
       bool ready = false;  // the previous step's early test found this stage filled
       for (int kb = w.kb_begin; kb < w.kb_end; ++kb) {
@@ -254,17 +299,32 @@ __global__ void __launch_bounds__(128 * (1 + BM / 64), 1)
         ptx::wgmma_fence();
 #pragma unroll
         for (int kk = 0; kk < kBK; kk += kWgmmaK)
-          ptx::WgmmaBf16F32<BN>::mma(acc, desc_advance(a, kk * 2), desc_advance(b, kk * 2), 1);
+#pragma unroll
+          for (int h = 0; h < kHalves; ++h)
+            ptx::WgmmaBf16F32<BN>::mma(acc[h], desc_advance(a, h * kHalfBytesA + kk * 2), desc_advance(b, kk * 2), 1);
         ptx::wgmma_commit_group();
-        ptx::wgmma_wait_group<1>();
-        if (kb > w.kb_begin) release(previous);
-        previous = st;
-        // Test the next stage's barrier now, while this step's wgmmas run, so the
-        // next step starts without a wait when its data is already there (CUTLASS's
-        // consumer_try_wait token).
-        p = p.advance();
-        ready = kb + 1 < w.kb_end && mbarrier_test(&s.full[p.stage()], p.phase());
+        if constexpr (PingPong) {
+          // Test the next stage's barrier while this step's wgmmas are queued and
+          // before waiting for the previous step's: the test's result is not
+          // needed until the next step, so its latency hides behind the wait.
+          p = p.advance();
+          ready = kb + 1 < w.kb_end && mbarrier_test(&s.full[p.stage()], p.phase());
+          ptx::wgmma_wait_group<1>();
+          if (kb > w.kb_begin) release(previous);
+          previous = st;
+        } else {
+          ptx::wgmma_wait_group<1>();
+          if (kb > w.kb_begin) release(previous);
+          previous = st;
+          // Test the next stage's barrier now, while this step's wgmmas run, so the
+          // next step starts without a wait when its data is already there (CUTLASS's
+          // consumer_try_wait token).
+          p = p.advance();
+          ready = kb + 1 < w.kb_end && mbarrier_test(&s.full[p.stage()], p.phase());
+        }
       }
+      // Every full barrier of this unit has been passed: the other warpgroup's turn.
+      if constexpr (PingPong) named_barrier_arrive(kTurnBarrier + (1 - consumer), 256);
       ptx::wgmma_wait_group<0>();
       release(previous);
 
@@ -272,54 +332,74 @@ __global__ void __launch_bounds__(128 * (1 + BM / 64), 1)
         // A cut tile: publish this piece's partial (thread-major, so each register's
         // 128 values are one coalesced line), then count in. The last of the
         // pieces to arrive sums all of them, in k order, into acc and stores the tile.
+        // Each CTA's slice of a slot holds its 64-row halves in tile order: the
+        // cooperative warpgroup c's, or the ping-pong warpgroup's halves 0 and 1.
         constexpr int kRegs = BN / 2;
         const int64_t per_part = int64_t{kClusterSize} * kConsumers * kRegs * 128;
-        const int64_t lane = (int64_t{rank} * kConsumers + consumer) * kRegs * 128 + t;
+        const int64_t lane = (int64_t{rank} * kConsumers + row_base / 64) * kRegs * 128 + t;
         float* mine = prob.workspace + static_cast<int64_t>(w.part) * per_part + lane;
 #pragma unroll
-        for (int i = 0; i < kRegs; ++i) __stcg(mine + i * 128, acc[i]);
+        for (int h = 0; h < kHalves; ++h)
+#pragma unroll
+          for (int i = 0; i < kRegs; ++i) __stcg(mine + (h * kRegs + i) * 128, acc[h][i]);
         __threadfence();
         named_barrier_sync(1 + consumer, 128);
-        uint32_t* arrivals = prob.arrivals + (static_cast<int64_t>(w.fix) * kClusterSize + rank) * kConsumers + consumer;
+        // One arrival counter per CTA and cooperative warpgroup; a ping-pong tile's
+        // pieces (whichever warpgroup ran them) count into the first.
+        uint32_t* arrivals =
+            prob.arrivals + (static_cast<int64_t>(w.fix) * kClusterSize + rank) * kConsumers + row_base / 64;
         if (t == 0) s.last_split[consumer] = atomicAdd(arrivals, 1u) == w.parts - 1;
         named_barrier_sync(1 + consumer, 128);
         if (!s.last_split[consumer]) continue;
         __threadfence();
 #pragma unroll
-        for (int i = 0; i < kRegs; ++i) acc[i] = 0.f;
+        for (int h = 0; h < kHalves; ++h)
+#pragma unroll
+          for (int i = 0; i < kRegs; ++i) acc[h][i] = 0.f;
         for (uint32_t j = 0; j < w.parts; ++j) {
           const float* part = prob.workspace + static_cast<int64_t>(part_slot(w, j)) * per_part + lane;
 #pragma unroll
-          for (int i = 0; i < kRegs; ++i) acc[i] += __ldcg(part + i * 128);
+          for (int h = 0; h < kHalves; ++h)
+#pragma unroll
+            for (int i = 0; i < kRegs; ++i) acc[h][i] += __ldcg(part + (h * kRegs + i) * 128);
         }
         if (t == 0) *arrivals = 0;  // every piece has arrived: reset for the next launch
       }
       // bf16 epilogue as k07/k08: stmatrix into two alternating swizzled staging
       // boxes, TMA store; the last boxes' stores stay in flight into the next unit.
+      constexpr int kBoxes = BN / kStoreCols;
 #pragma unroll
-      for (int box = 0; box < BN / kStoreCols; ++box) {
-        const int buffer = box % kStagingBuffers;
-        if (t == 0) cuda::ptx::cp_async_bulk_wait_group_read(cuda::ptx::n32_t<kStagingBuffers - 1>{});
-        named_barrier_sync(1 + consumer, 128);
-        const uint32_t staging = ptx::smem_u32(s.c[consumer][buffer]);
+      for (int h = 0; h < kHalves; ++h) {
 #pragma unroll
-        for (int pair = 0; pair < kStoreCols / 16; ++pair) {
-          const int tile_pair = box * (kStoreCols / 16) + pair;
-          const StmatrixRow at = stmatrix_x4_row(warp, lane, pair);
-          const float* r = &acc[8 * tile_pair];
-          ptx::stmatrix_x4(staging + sw128_offset(at.row, at.col), pack_bf16x2(r[0], r[1]), pack_bf16x2(r[2], r[3]),
-                           pack_bf16x2(r[4], r[5]), pack_bf16x2(r[6], r[7]));
-        }
-        cuda::ptx::fence_proxy_async(cuda::ptx::space_shared);
-        named_barrier_sync(1 + consumer, 128);
-        if (t == 0) {
-          const int32_t coords[2] = {w.n0 + box * kStoreCols, w.m0 + consumer * 64};
-          cuda::ptx::cp_async_bulk_tensor(cuda::ptx::space_global, cuda::ptx::space_shared, &map_c, coords,
-                                          reinterpret_cast<uint8_t*>(s.c[consumer][buffer]));
-          cuda::ptx::cp_async_bulk_commit_group();
+        for (int box = 0; box < kBoxes; ++box) {
+          const int buffer = (h * kBoxes + box) % kStagingBuffers;
+          if (t == 0) cuda::ptx::cp_async_bulk_wait_group_read(cuda::ptx::n32_t<kStagingBuffers - 1>{});
+          named_barrier_sync(1 + consumer, 128);
+          const uint32_t staging = ptx::smem_u32(s.c[consumer][buffer]);
+#pragma unroll
+          for (int pair = 0; pair < kStoreCols / 16; ++pair) {
+            const int tile_pair = box * (kStoreCols / 16) + pair;
+            const StmatrixRow at = stmatrix_x4_row(warp, lane, pair);
+            const float* r = &acc[h][8 * tile_pair];
+            ptx::stmatrix_x4(staging + sw128_offset(at.row, at.col), pack_bf16x2(r[0], r[1]), pack_bf16x2(r[2], r[3]),
+                             pack_bf16x2(r[4], r[5]), pack_bf16x2(r[6], r[7]));
+          }
+          cuda::ptx::fence_proxy_async(cuda::ptx::space_shared);
+          named_barrier_sync(1 + consumer, 128);
+          if (t == 0) {
+            const int32_t coords[2] = {w.n0 + box * kStoreCols, w.m0 + row_base + h * 64};
+            cuda::ptx::cp_async_bulk_tensor(cuda::ptx::space_global, cuda::ptx::space_shared, &map_c, coords,
+                                            reinterpret_cast<uint8_t*>(s.c[consumer][buffer]));
+            cuda::ptx::cp_async_bulk_commit_group();
+          }
         }
       }
     }
+    // Ping-pong: the last unit handed the turn to the warpgroup that would have run
+    // the next one; that warpgroup takes the hand-off, so no arrival is left over.
+    if constexpr (PingPong)
+      if (turn > 0 && pingpong_turn(turn, static_cast<uint32_t>(consumer)))
+        named_barrier_sync(kTurnBarrier + consumer, 256);
     if (t == 0) cuda::ptx::cp_async_bulk_wait_group_read(cuda::ptx::n32_t<0>{});
   }
   cluster_sync();
@@ -346,13 +426,13 @@ cudaLaunchConfig_t launch_config(cudaLaunchAttribute& attr, cudaStream_t stream)
   return cfg;
 }
 
-template <int BM, int BN, int Stages, int ClusterM, int ClusterN, bool Dynamic>
+template <int BM, int BN, int Stages, int ClusterM, int ClusterN, bool Dynamic, bool PingPong>
 int resident_clusters(int device, int sm_count) {
   static std::atomic<int> by_device[kMaxDevices] = {};
   const int slot = device >= 0 && device < kMaxDevices ? device : 0;
   int resident = by_device[slot].load(std::memory_order_relaxed);
   if (resident == 0) {
-    auto* kernel = k10_tunable<BM, BN, Stages, ClusterM, ClusterN, Dynamic>;
+    auto* kernel = k10_tunable<BM, BN, Stages, ClusterM, ClusterN, Dynamic, PingPong>;
     cudaLaunchAttribute attr;
     cudaLaunchConfig_t cfg = launch_config<BM, BN, Stages, ClusterM * ClusterN>(attr, nullptr);
     check_cuda(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, cfg.dynamicSmemBytes),
@@ -364,9 +444,9 @@ int resident_clusters(int device, int sm_count) {
   return resident;
 }
 
-template <int BM, int BN, int Stages, int ClusterM, int ClusterN, bool Dynamic>
+template <int BM, int BN, int Stages, int ClusterM, int ClusterN, bool Dynamic, bool PingPong>
 void launch_instance(const Launch& l, uint32_t clusters) {
-  auto* kernel = k10_tunable<BM, BN, Stages, ClusterM, ClusterN, Dynamic>;
+  auto* kernel = k10_tunable<BM, BN, Stages, ClusterM, ClusterN, Dynamic, PingPong>;
   cudaLaunchAttribute attr;
   cudaLaunchConfig_t cfg = launch_config<BM, BN, Stages, ClusterM * ClusterN>(attr, l.stream);
   cfg.gridDim = dim3(std::max<uint32_t>(1, clusters) * ClusterM * ClusterN);
@@ -377,10 +457,11 @@ void launch_instance(const Launch& l, uint32_t clusters) {
 // decided at compile time so each part file instantiates only its own rows),
 // nullptr for the others.
 struct Row {
-  int bm, bn, stages, cluster_m, cluster_n, dynamic;
+  int bm, bn, stages, cluster_m, cluster_n, dynamic, pingpong;
 };
 inline constexpr Row kRows[] = {
-#define GEMMSCOPE_K10_ROW(BM, BN, STAGES, CLUSTER_M, CLUSTER_N, DYNAMIC) Row{BM, BN, STAGES, CLUSTER_M, CLUSTER_N, DYNAMIC},
+#define GEMMSCOPE_K10_ROW(BM, BN, STAGES, CLUSTER_M, CLUSTER_N, DYNAMIC, PINGPONG) \
+  Row{BM, BN, STAGES, CLUSTER_M, CLUSTER_N, DYNAMIC, PINGPONG},
     GEMMSCOPE_K10_INSTANCES(GEMMSCOPE_K10_ROW)
 #undef GEMMSCOPE_K10_ROW
 };
@@ -390,8 +471,9 @@ template <int Part, int I>
 constexpr InstanceFns instance_if_mine() {
   if constexpr (I % kParts == Part) {
     constexpr Row r = kRows[I];
-    return InstanceFns{&resident_clusters<r.bm, r.bn, r.stages, r.cluster_m, r.cluster_n, r.dynamic != 0>,
-                       &launch_instance<r.bm, r.bn, r.stages, r.cluster_m, r.cluster_n, r.dynamic != 0>};
+    return InstanceFns{
+        &resident_clusters<r.bm, r.bn, r.stages, r.cluster_m, r.cluster_n, r.dynamic != 0, r.pingpong != 0>,
+        &launch_instance<r.bm, r.bn, r.stages, r.cluster_m, r.cluster_n, r.dynamic != 0, r.pingpong != 0>};
   } else {
     return InstanceFns{};
   }

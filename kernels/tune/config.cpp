@@ -47,7 +47,7 @@ int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
 std::string to_string(const KernelConfig& c) {
   return std::to_string(c.bm) + "x" + std::to_string(c.bn) + "x" + std::to_string(c.bk) + ".s" +
-         std::to_string(c.stages) + ".wg" + std::to_string(c.consumers) + ".c" + std::to_string(c.cluster_m) + "x" +
+         std::to_string(c.stages) + ".wg" + std::to_string(c.consumers) + (c.pingpong ? "pp" : "") + ".c" + std::to_string(c.cluster_m) + "x" +
          std::to_string(c.cluster_n) + "." + (c.schedule == Schedule::Dynamic ? "dynamic" : "static") + ".g" +
          std::to_string(c.group) + (c.stream_k ? std::string(".streamk") : ".sk" + std::to_string(c.splits));
 }
@@ -55,9 +55,9 @@ std::string to_string(const KernelConfig& c) {
 const std::vector<KernelConfig>& compiled_instances() {
   static const std::vector<KernelConfig> list = [] {
     std::vector<KernelConfig> v;
-#define GEMMSCOPE_K10_ROW(BM, BN, STAGES, CLUSTER_M, CLUSTER_N, DYNAMIC)                               \
-  v.push_back(KernelConfig{BM, BN, 64, STAGES, (BM) / 64, CLUSTER_M, CLUSTER_N,                        \
-                           (DYNAMIC) ? Schedule::Dynamic : Schedule::Static, 0, 1});
+#define GEMMSCOPE_K10_ROW(BM, BN, STAGES, CLUSTER_M, CLUSTER_N, DYNAMIC, PINGPONG)                     \
+  v.push_back(KernelConfig{BM, BN, 64, STAGES, (PINGPONG) ? 2 : (BM) / 64, CLUSTER_M, CLUSTER_N,       \
+                           (DYNAMIC) ? Schedule::Dynamic : Schedule::Static, 0, 1, false, (PINGPONG) != 0});
     GEMMSCOPE_K10_INSTANCES(GEMMSCOPE_K10_ROW)
 #undef GEMMSCOPE_K10_ROW
     return v;
@@ -80,7 +80,7 @@ int instance_index(const KernelConfig& c) {
 KernelConfig parse_config(std::string_view text) {
   const auto fields = split(text, '.');
   if (fields.size() != 7)
-    refuse(text, "expected 7 fields BMxBNxBK.sSTAGES.wgN.cMxN.static|dynamic.gGROUP.skSPLITS|streamk (e.g. 128x256x64.s4.wg2.c2x1.static.g0.sk1), found " +
+    refuse(text, "expected 7 fields BMxBNxBK.sSTAGES.wgN[pp].cMxN.static|dynamic.gGROUP.skSPLITS|streamk (e.g. 128x256x64.s4.wg2.c2x1.static.g0.sk1), found " +
                      std::to_string(fields.size()));
   KernelConfig c;
   const auto tile = split(fields[0], 'x');
@@ -94,7 +94,12 @@ KernelConfig parse_config(std::string_view text) {
     return number(text, name, field.substr(prefix.size()), max);
   };
   c.stages = prefixed(fields[1], "s", "stages", 64);
-  c.consumers = prefixed(fields[2], "wg", "consumer warpgroups", 8);
+  std::string_view warpgroups = fields[2];
+  if (warpgroups.size() > 2 && warpgroups.substr(warpgroups.size() - 2) == "pp") {
+    c.pingpong = true;
+    warpgroups.remove_suffix(2);
+  }
+  c.consumers = prefixed(warpgroups, "wg", "consumer warpgroups", 8);
   if (fields[3].substr(0, 1) != "c") refuse(text, "cluster field '" + shown_text(fields[3]) + "' must be cMxN");
   const auto cluster = split(fields[3].substr(1), 'x');
   if (cluster.size() != 2) refuse(text, "cluster field '" + shown_text(fields[3]) + "' must be cMxN");
@@ -112,7 +117,10 @@ KernelConfig parse_config(std::string_view text) {
   }
   if (c.stream_k && c.schedule != Schedule::Static)
     refuse(text, "stream-K needs the static schedule (each worker's k-block range is fixed before the launch)");
-  if (c.bm != 64 * c.consumers)
+  if (c.pingpong && (c.consumers != 2 || c.bm != 128))
+    refuse(text, "ping-pong (wg" + std::to_string(c.consumers) + "pp) needs BM = 128 and 2 consumer warpgroups (wg2pp), found BM = " +
+                     std::to_string(c.bm));
+  if (!c.pingpong && c.bm != 64 * c.consumers)
     refuse(text, "BM = " + std::to_string(c.bm) + " must be 64 x consumer warpgroups (" + std::to_string(c.consumers) +
                      ")");
   if (instance_index(c) < 0) {
@@ -124,6 +132,19 @@ KernelConfig parse_config(std::string_view text) {
     refuse(text, "not a compiled instance; compiled: " + list + " (any .gGROUP.skSPLITS|streamk)");
   }
   return c;
+}
+
+std::string parse_selection_item(std::string_view text) {
+  if (split(text, '.').size() != 5) return to_string(parse_config(text));
+  const std::string whole = to_string(parse_config(std::string(text) + ".g0.sk1"));
+  return whole.substr(0, whole.rfind(".g"));
+}
+
+bool selected(const KernelConfig& c, const std::vector<std::string>& selection) {
+  const std::string name = to_string(c);
+  return std::any_of(selection.begin(), selection.end(), [&](const std::string& item) {
+    return name == item || name.rfind(item + ".g", 0) == 0;
+  });
 }
 
 int64_t shared_memory_bytes(const KernelConfig& c) {

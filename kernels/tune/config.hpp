@@ -7,7 +7,9 @@
 // A configuration prints as
 //   128x256x64.s4.wg2.c2x1.static.g0.sk1
 //   BMxBNxBK . stages . consumer warpgroups . cluster . schedule . block-swizzle group . split-K
-// where the last field is skN (split-K factor N, 1 = none) or streamk (stream-K over
+// where the warpgroup field is wgN (cooperative: N warpgroups split each tile's
+// BM = 64 N rows) or wg2pp (ping-pong: BM = 128, two warpgroups take whole tiles in
+// turn), and the last field is skN (split-K factor N, 1 = none) or streamk (stream-K over
 // the last waves, static schedule only). The compile-time part (BM, BN, BK, stages,
 // warpgroups, cluster, schedule) must be one of the compiled instances
 // (tune/instances.hpp); the group, split-K and stream-K are run-time values.
@@ -28,6 +30,9 @@ namespace gemmscope::tune {
 // 4: leaner consumer main loop (descriptors formed once and advanced, warp-uniform
 //    warpgroup index, early test of the next stage's barrier): 128x128 tiles
 //    gained up to 15% at equal configuration, 128x256 tiles did not move.
+//    Ping-pong instances were added under version 4: the cooperative instances'
+//    PTX is unchanged (the template's new parameter aside), so their version-4
+//    measurements stand and `tune --configs` adds the new instances to a cache.
 inline constexpr int kKernelVersion = 4;
 
 enum class Schedule { Static, Dynamic };
@@ -41,6 +46,7 @@ struct KernelConfig {
   int group = 0;          // block-swizzle band height in work tiles; 0 = plain order along M
   int splits = 1;         // split-K factor for the tiles of the last, partial wave (SplitPlan); 1 = none
   bool stream_k = false;  // stream-K over the last, partial wave and one full wave (SplitPlan); splits = 1
+  bool pingpong = false;  // two consumer warpgroups on whole BM = 128 tiles in turn (wg2pp)
   bool operator==(const KernelConfig&) const = default;
   int cluster_size() const { return cluster_m * cluster_n; }
 };
@@ -60,6 +66,14 @@ std::string to_string(const KernelConfig& c);
 // Parses the printed form; throws ConfigError naming the field, the value and the
 // rule (including "not a compiled instance" with the list of compiled ones).
 KernelConfig parse_config(std::string_view text);
+
+// A selection of configurations (`gemmscope tune --configs`): each item is a whole
+// configuration, or a compiled instance's first five fields
+// (BMxBNxBK.sSTAGES.wgN[pp].cMxN.static|dynamic) standing for every candidate of
+// that instance. parse_selection_item returns the item in printed form (throws
+// ConfigError as parse_config does); selected() says whether c is in the selection.
+std::string parse_selection_item(std::string_view text);
+bool selected(const KernelConfig& c, const std::vector<std::string>& selection);
 
 // The compiled instances (group 0, split 1), in tune/instances.hpp order.
 const std::vector<KernelConfig>& compiled_instances();

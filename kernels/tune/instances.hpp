@@ -4,37 +4,45 @@
 // and by the host-only tuning code (kernels/tune/), which must never offer a
 // configuration that was not compiled.
 //
-// X(BM, BN, STAGES, CLUSTER_M, CLUSTER_N, DYNAMIC)
+// X(BM, BN, STAGES, CLUSTER_M, CLUSTER_N, DYNAMIC, PINGPONG)
 //   BM       rows of C per CTA: 64 per consumer warpgroup (64 -> 1, 128 -> 2)
-//   BN       columns of C per CTA (one m64nBNk16 wgmma per consumer per k-step)
+//   BN       columns of C per CTA (one m64nBNk16 wgmma per 64 rows per k-step)
 //   STAGES   depth of the TMA -> wgmma ring (as many as fit in 227 KiB next to
 //            the epilogue's staging buffers)
 //   CLUSTER_M  CTAs per cluster along M (2: the B tile is multicast to both)
 //   CLUSTER_N  CTAs per cluster along N (2: the A tile is multicast to both; for
 //            small M, where every N tile re-reads the same A rows); at most 2 CTAs
 //   DYNAMIC  0: static persistent schedule; 1: atomic work counter
+//   PINGPONG 0: cooperative, the BM / 64 consumer warpgroups split every tile's rows;
+//            1: ping-pong (BM = 128), the two consumer warpgroups take whole tiles
+//            in turn, so one's epilogue overlaps the other's main loop
 // BK is 64 everywhere: one 128-byte swizzle row of bf16 (the 128B swizzle is the
 // only mode whose atoms wgmma reads conflict-free at full width).
 // Every instance also takes, at run time, a block-swizzle group (0 = along M) and a
 // split-K factor (1 = bf16 TMA-store epilogue; S > 1 = fp32 partials summed in a
 // fixed order by the last split) or stream-K.
 #define GEMMSCOPE_K10_INSTANCES(X) \
-  X(128, 256, 4, 2, 1, 0)          \
-  X(128, 256, 4, 1, 1, 0)          \
-  X(128, 256, 4, 2, 1, 1)          \
-  X(128, 192, 4, 2, 1, 0)          \
-  X(128, 192, 4, 1, 1, 0)          \
-  X(128, 128, 6, 2, 1, 0)          \
-  X(128, 128, 6, 1, 1, 0)          \
-  X(128, 64, 8, 1, 1, 0)           \
-  X(64, 128, 8, 1, 1, 0)           \
-  X(128, 64, 8, 2, 1, 0)           \
-  X(64, 256, 5, 1, 1, 0)           \
-  X(128, 128, 6, 2, 1, 1)          \
-  X(128, 128, 6, 1, 2, 0)          \
-  X(128, 256, 4, 1, 2, 0)          \
-  X(128, 64, 8, 1, 2, 0)           \
-  X(64, 128, 8, 2, 1, 0)           \
-  X(64, 64, 12, 2, 1, 0)           \
-  X(64, 192, 6, 2, 1, 0)           \
-  X(64, 256, 5, 2, 1, 0)
+  X(128, 256, 4, 2, 1, 0, 0)  \
+  X(128, 256, 4, 1, 1, 0, 0)  \
+  X(128, 256, 4, 2, 1, 1, 0)  \
+  X(128, 192, 4, 2, 1, 0, 0)  \
+  X(128, 192, 4, 1, 1, 0, 0)  \
+  X(128, 128, 6, 2, 1, 0, 0)  \
+  X(128, 128, 6, 1, 1, 0, 0)  \
+  X(128, 64, 8, 1, 1, 0, 0)   \
+  X(64, 128, 8, 1, 1, 0, 0)   \
+  X(128, 64, 8, 2, 1, 0, 0)   \
+  X(64, 256, 5, 1, 1, 0, 0)   \
+  X(128, 128, 6, 2, 1, 1, 0)  \
+  X(128, 128, 6, 1, 2, 0, 0)  \
+  X(128, 256, 4, 1, 2, 0, 0)  \
+  X(128, 64, 8, 1, 2, 0, 0)   \
+  X(64, 128, 8, 2, 1, 0, 0)   \
+  X(64, 64, 12, 2, 1, 0, 0)   \
+  X(64, 192, 6, 2, 1, 0, 0)   \
+  X(64, 256, 5, 2, 1, 0, 0)   \
+  X(128, 128, 6, 2, 1, 0, 1)  \
+  X(128, 128, 6, 1, 2, 0, 1)  \
+  X(128, 128, 6, 1, 1, 0, 1)  \
+  X(128, 192, 4, 2, 1, 0, 1)  \
+  X(128, 64, 8, 2, 1, 0, 1)

@@ -29,7 +29,8 @@ const gemmscope::cli::Registration reg{"tune", [](CLI::App& app) {
       ->capture_default_str();
   cmd->add_option("--configs", args->only,
                   "comma-separated configurations to try instead of all candidates (those a shape cannot run are "
-                  "left out); a shape already in the cache keeps its entry unless one of these beats it (by the "
+                  "left out), or instances (the first five fields, e.g. 128x128x64.s6.wg2pp.c2x1.static: all "
+                  "of its candidates); a shape already in the cache keeps its entry unless one of these beats it (by the "
                   "ratio to cuBLAS)");
   cmd->add_option("--warmup", args->warmup, "untimed rounds per shape")->check(CLI::Range(0, 100))->capture_default_str();
   cmd->add_option("--repeats", args->repeats, "timed rounds per shape (2 launches each)")
@@ -46,7 +47,7 @@ const gemmscope::cli::Registration reg{"tune", [](CLI::App& app) {
         cur += c;
         continue;
       }
-      if (!cur.empty()) opt.only.push_back(gemmscope::tune::to_string(gemmscope::tune::parse_config(cur)));
+      if (!cur.empty()) opt.only.push_back(gemmscope::tune::parse_selection_item(cur));
       cur.clear();
     }
     opt.cache_path = args->cache;

@@ -170,6 +170,119 @@ TEST(SimSm90, EveryMutationIsCaughtByDepthFirstSearch) {
   }
 }
 
+// ---- k10's ping-pong consumers on the k08/k09 schedules ---------------------------------------
+
+// 100 cases: random persistent kernel, grid, K, cluster and workers with ping-pong
+// consumers, one random interleaving. Every 64 x 64 box of C is stored exactly once,
+// every stage read holds the k-block of the tile its reader computes.
+RC_GTEST_PROP(SimSm90PingPong, RandomSchedulesOfRandomConfigsPass, ()) {
+  Sm90SimConfig c;
+  c.kernel = *rc::gen::element(Sm90Kernel::k08_static, Sm90Kernel::k08_dynamic, Sm90Kernel::k09_static,
+                               Sm90Kernel::k09_dynamic);
+  c.pingpong = true;
+  c.units_m = *rc::gen::inRange<uint32_t>(1, 4);
+  c.units_n = *rc::gen::inRange<uint32_t>(1, 4);
+  c.k_blocks = *rc::gen::inRange<uint32_t>(1, 7);
+  c.cluster_m = *rc::gen::inRange<uint32_t>(1, 3);
+  c.workers = *rc::gen::inRange<uint32_t>(1, 5);
+  c.group = *rc::gen::inRange<uint32_t>(1, 4);
+  size_t outputs = 0;
+  const SimResult r = run_kernel(c, *rc::gen::arbitrary<uint64_t>(), &outputs);
+  RC_ASSERT(r.ok());
+  RC_ASSERT(outputs == size_t{8} * c.units_m * c.cluster_m * c.units_n);
+}
+
+// Exhaustive: every interleaving of a 2-stage ring, one 1 x 1 cluster, three work
+// tiles (so consumer 0 steps over a unit and runs another after it), one k-block.
+TEST(SimSm90PingPong, ExhaustiveSmallConfigsPass) {
+  for (Sm90Kernel kernel : {Sm90Kernel::k08_static, Sm90Kernel::k09_dynamic}) {
+    Sm90SimConfig c;
+    c.kernel = kernel;
+    c.pingpong = true;
+    c.units_m = 1;
+    c.units_n = 3;
+    c.k_blocks = 1;
+    c.cluster_m = 1;
+    c.workers = 1;
+    const ExploreResult r = explore(Sm90ScheduleSim<2>(c), 400'000);
+    EXPECT_TRUE(r.ok()) << to_string(kernel) << ": " << r.message;
+    EXPECT_TRUE(r.complete) << to_string(kernel) << ": " << r.states << " states";
+    std::printf("exhaustive ping-pong %s (2 stages, 3 work tiles, 1 k-block, cluster 1x1): %llu states\n",
+                to_string(kernel), static_cast<unsigned long long>(r.states));
+  }
+}
+
+// A consumer that does not step its ring state over the other's unit reads a stage
+// before (or after) it holds its own tile's k-block; the ring depth (2) is no
+// divisor of the skipped unit's 3 k-blocks, so the slot is wrong as well as the parity.
+TEST(SimSm90PingPong, MissingStepOverIsCaught) {
+  for (Sm90Kernel kernel : {Sm90Kernel::k08_static, Sm90Kernel::k08_dynamic}) {
+    Sm90SimConfig c;
+    c.kernel = kernel;
+    c.pingpong = true;
+    c.units_m = 1;
+    c.units_n = 2;
+    c.k_blocks = 3;
+    c.cluster_m = 1;
+    c.workers = 1;
+    c.mutations.pingpong_no_step_over = true;
+    const ExploreResult r = explore(Sm90ScheduleSim<2>(c), 400'000);
+    EXPECT_TRUE(r.violation == Violation::read_before_written || r.violation == Violation::wrong_data ||
+                r.violation == Violation::deadlock)
+        << to_string(kernel) << ": " << to_string(r.violation) << " " << r.message;
+    for (uint64_t seed = 0; seed < 20; ++seed) {
+      const SimResult rr = run_kernel(c, seed);
+      EXPECT_FALSE(rr.ok()) << to_string(kernel) << ", seed " << seed;
+    }
+  }
+}
+
+// Without the turn hand-off a consumer waits on a full barrier whose phase count is
+// laps behind its own (the other's unit spans more than one lap of the ring): a
+// parity wait then passes before the stage is filled. Depth-first search and
+// random schedules find it.
+TEST(SimSm90PingPong, MissingTurnIsCaught) {
+  for (Sm90Kernel kernel : {Sm90Kernel::k08_static, Sm90Kernel::k09_dynamic}) {
+    Sm90SimConfig c;
+    c.kernel = kernel;
+    c.pingpong = true;
+    c.units_m = 1;
+    c.units_n = 3;
+    c.k_blocks = 2;
+    c.cluster_m = 1;
+    c.workers = 1;
+    c.mutations.pingpong_no_turn = true;
+    const ExploreResult r = explore(Sm90ScheduleSim<2>(c), 400'000);
+    EXPECT_TRUE(r.violation == Violation::read_before_written || r.violation == Violation::wrong_data ||
+                r.violation == Violation::overwrite_before_drained || r.violation == Violation::deadlock)
+        << to_string(kernel) << ": " << to_string(r.violation) << " " << r.message;
+    int caught = 0;
+    for (uint64_t seed = 0; seed < 20; ++seed) caught += run_kernel(c, seed).ok() ? 0 : 1;
+    EXPECT_GT(caught, 0) << to_string(kernel);
+  }
+}
+
+// The cooperative kernel's mutations stay caught with ping-pong consumers.
+TEST(SimSm90PingPong, EveryMutationIsCaughtByRandomSchedules) {
+  for (Sm90Kernel kernel : {Sm90Kernel::k08_static, Sm90Kernel::k08_dynamic, Sm90Kernel::k09_static,
+                            Sm90Kernel::k09_dynamic})
+    for (const Mutation& m : kMutations)
+      for (uint64_t seed = 0; seed < 20; ++seed) {
+        Sm90SimConfig c;
+        c.kernel = kernel;
+        c.pingpong = true;
+        c.units_m = 1;
+        c.units_n = 4;
+        c.k_blocks = 3;
+        c.workers = 2;
+        m.apply(c.mutations);
+        const SimResult r = run_kernel(c, seed);
+        EXPECT_TRUE(m.accepted.count(r.violation))
+            << to_string(kernel) << " ping-pong, " << m.name << ", seed " << seed << ": " << to_string(r.violation)
+            << " " << r.message;
+      }
+}
+
 // ---- Tile coverage of the schedulers (item: static, dynamic, block-swizzled) ------------------
 
 // 100 cases: the static schedule's workers together take every index of a random
@@ -254,7 +367,10 @@ TEST(SimSm90, BadConfigIsRefused) {
   c = {};
   c.kernel = Sm90Kernel::k06;
   c.cluster_m = 1;
-  EXPECT_THROW(Sm90ScheduleSim<3>{c}, model::ModelError);
+  EXPECT_THROW(Sm90ScheduleSim<3>{c}, model::ModelError);  c = {};
+  c.kernel = Sm90Kernel::k07;
+  c.pingpong = true;  // ping-pong consumers need a persistent kernel
+  EXPECT_THROW(Sm90ScheduleSim<4>{c}, model::ModelError);
 }
 
 }  // namespace

@@ -92,6 +92,30 @@ RC_GTEST_PROP(Sm90KernelsVsModel, K10AdvancedDescriptorsReadWhatTmaWrote, ()) {
   }
 }
 
+// k10's ping-pong warpgroups compute whole 128-row tiles: A's descriptor is formed
+// at row 0 and the second m64 half is 64 rows of 128 bytes further,
+// desc_advance(base, s * stage_bytes + half * 64 * 128 + kk * 2). Each half reads
+// its 64 rows of what TMA wrote into the stage.
+RC_GTEST_PROP(Sm90KernelsVsModel, K10PingPongHalvesReadWhatTmaWrote, ()) {
+  const uint32_t stages = *rc::gen::inRange<uint32_t>(1, 9);
+  const uint32_t stage_bytes = kTileRows * kBK * 2;
+  const uint32_t window = 1024u * *rc::gen::inRange<uint32_t>(0, 16);
+  const uint32_t stage = *rc::gen::inRange<uint32_t>(0, stages);
+  const uint32_t half = *rc::gen::inRange<uint32_t>(0, 2);
+  const uint32_t tile = window + stage * stage_bytes;
+  RC_PRE(tile + stage_bytes <= 232448u);
+  const uint64_t base = ks::desc_kmajor_sw128(window, 0, 0);
+  const gm::TmaBox box{kTileRows, kBK, 2, gm::SwizzleMode::B128, tile};
+  const gm::OperandExtent operand{kWgmmaM, kWgmmaK, gm::OperandMajor::K, 2};
+  for (uint32_t kk = 0; kk < kBK; kk += kWgmmaK) {
+    const auto desc =
+        gm::SmemDescriptorSm90::decode(ks::desc_advance(base, stage * stage_bytes + half * kWgmmaM * 128 + kk * 2));
+    for (uint32_t r = 0; r < kWgmmaM; ++r)
+      for (uint32_t k = 0; k < kWgmmaK; ++k)
+        RC_ASSERT(gm::descriptor_element_address(desc, operand, r, k) == box.address(half * kWgmmaM + r, kk + k));
+  }
+}
+
 // Field packing: the kernel's bit packing decodes to the fields it meant.
 RC_GTEST_PROP(Sm90KernelsVsModel, DescriptorFieldsDecode, ()) {
   const uint32_t start = *rc::gen::inRange<uint32_t>(0, 1u << 14) * 16;

@@ -37,6 +37,10 @@ TEST(TuneConfig, PrintsTheDocumentedForm) {
   c.splits = 1;
   c.stream_k = true;
   EXPECT_EQ(to_string(c), "128x256x64.s4.wg2.c2x1.static.g8.streamk");
+  c.bn = 128;
+  c.stages = 6;
+  c.pingpong = true;
+  EXPECT_EQ(to_string(c), "128x128x64.s6.wg2pp.c2x1.static.g8.streamk");
 }
 
 TEST(TuneConfig, ParsesStreamK) {
@@ -63,6 +67,46 @@ TEST(TuneConfig, ParsesCompiledInstances) {
   EXPECT_EQ(c.group, 16);
   EXPECT_EQ(c.splits, 4);
   EXPECT_GE(instance_index(c), 0);
+}
+
+// Ping-pong: "wg2pp", BM = 128 only; a distinct compiled instance from the
+// cooperative one of the same tile.
+TEST(TuneConfig, ParsesPingPong) {
+  const KernelConfig c = parse_config("128x128x64.s6.wg2pp.c2x1.static.g8.sk3");
+  EXPECT_TRUE(c.pingpong);
+  EXPECT_EQ(c.bm, 128);
+  EXPECT_EQ(c.consumers, 2);
+  EXPECT_EQ(c.group, 8);
+  EXPECT_EQ(c.splits, 3);
+  EXPECT_EQ(to_string(c), "128x128x64.s6.wg2pp.c2x1.static.g8.sk3");
+  const KernelConfig cooperative = parse_config("128x128x64.s6.wg2.c2x1.static.g8.sk3");
+  EXPECT_FALSE(cooperative.pingpong);
+  EXPECT_GE(instance_index(c), 0);
+  EXPECT_GE(instance_index(cooperative), 0);
+  EXPECT_NE(instance_index(c), instance_index(cooperative));
+  EXPECT_NE(refusal("64x128x64.s8.wg1pp.c1x1.static.g0.sk1").find("ping-pong (wg1pp) needs BM = 128 and 2 consumer warpgroups"),
+            std::string::npos);
+  // 128 x 256 has no ping-pong instance: two 128 x 256 fp32 accumulators do not fit
+  // one warpgroup's registers.
+  EXPECT_NE(refusal("128x256x64.s4.wg2pp.c2x1.static.g0.sk1").find("not a compiled instance"), std::string::npos);
+  EXPECT_NE(refusal("128x128x64.s6.wgpp.c2x1.static.g0.sk1").find("consumer warpgroups = ''"), std::string::npos);
+  EXPECT_NE(refusal("128x128x64.s6.wg2p.c2x1.static.g0.sk1").find("consumer warpgroups = '2p'"), std::string::npos);
+}
+
+// `tune --configs`: whole configurations, or an instance's five fields for all of
+// its candidates.
+TEST(TuneConfig, SelectionsOfConfigurationsAndInstances) {
+  EXPECT_EQ(parse_selection_item("128x128x64.s6.wg2pp.c2x1.static"), "128x128x64.s6.wg2pp.c2x1.static");
+  EXPECT_EQ(parse_selection_item("128x128x64.s6.wg2.c2x1.static.g8.sk2"), "128x128x64.s6.wg2.c2x1.static.g8.sk2");
+  EXPECT_THROW(parse_selection_item("128x256x64.s4.wg2pp.c2x1.static"), ConfigError);  // not compiled
+  EXPECT_THROW(parse_selection_item("128x128x64.s6.wg2pp.c2x1"), ConfigError);         // 4 fields
+  const std::vector<std::string> sel{"128x128x64.s6.wg2pp.c2x1.static", "64x128x64.s8.wg1.c2x1.static.g0.sk2"};
+  EXPECT_TRUE(selected(parse_config("128x128x64.s6.wg2pp.c2x1.static.g0.sk1"), sel));
+  EXPECT_TRUE(selected(parse_config("128x128x64.s6.wg2pp.c2x1.static.g8.streamk"), sel));
+  EXPECT_FALSE(selected(parse_config("128x128x64.s6.wg2.c2x1.static.g0.sk1"), sel));  // cooperative
+  EXPECT_TRUE(selected(parse_config("64x128x64.s8.wg1.c2x1.static.g0.sk2"), sel));
+  EXPECT_FALSE(selected(parse_config("64x128x64.s8.wg1.c2x1.static.g0.sk3"), sel));
+  EXPECT_FALSE(selected(parse_config("64x128x64.s8.wg1.c2x1.static.g0.sk2"), {}));
 }
 
 TEST(TuneConfig, RefusalsNameTheFieldAndValue) {

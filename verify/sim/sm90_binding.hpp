@@ -9,6 +9,16 @@
 // warpgroups, 64-column store boxes, two staging buffers from k07 on, two schedule
 // slots in k08/k09) sit in the .cu files, which need CUDA: they are restated here.
 //
+// With `pingpong` (persistent kernels only) the consumers are k10's ping-pong
+// warpgroups (kernels/sm90/k10_tunable.cuh): they take the CTA's work units in turn
+// (sm90::pingpong_turn), each computing and storing all 128 rows of its tile, and
+// step their ring state over the other's units (PipelineState::advance(n)); each
+// stage then has one reader, and one release per multicast peer. A consumer starts
+// a unit (after the CTA's first) only when the other hands it the turn, once past
+// the full barriers of the unit before; the named barrier (bar.arrive by the one,
+// bar.sync by the other, never two arrivals ahead) is modelled as a one-arrival
+// barrier per consumer whose phases the waiter counts.
+//
 // Hardware added by the binding: TMA loads that land later (complete_tx on the
 // full barrier of each destination CTA), TMA stores whose shared-memory reads end
 // later and in issue order (cp.async.bulk.wait_group.read), the global atomic work
@@ -51,6 +61,8 @@ struct Sm90Mutations {
   bool staging_wait_off_by_one = false;       // wait_group.read<2> where <1> is needed (k07+)
   bool scheduler_skips_tile = false;          // the first "next" work index is one too far
   bool scheduler_repeats_tile = false;        // the first "next" work index repeats the current one
+  bool pingpong_no_step_over = false;         // ping-pong: a consumer does not step over the other's unit
+  bool pingpong_no_turn = false;              // ping-pong: a consumer starts its unit without waiting its turn
 };
 
 struct Sm90SimConfig {
@@ -60,6 +72,7 @@ struct Sm90SimConfig {
   uint32_t cluster_m = 2;             // CTAs along M (k06/k07: 2)
   uint32_t workers = 1;               // persistent clusters (k08/k09); k06/k07 launch one per work tile
   uint32_t group = 2;                 // k09: work-tile rows per band
+  bool pingpong = false;              // k10's ping-pong consumers (k08/k09 schedules only)
   Sm90Mutations mutations;
 };
 
@@ -83,6 +96,7 @@ class Sm90ScheduleSim : public model::sim::PipelineSim {
     require(!(!persistent() && config.cluster_m != 2), "cluster_m", config.cluster_m, "must be 2 for k06/k07");
     require(config.workers >= 1 && config.workers <= 16, "workers", config.workers, "must be in 1..16");
     require(config.group >= 1 && config.group <= 64, "group", config.group, "must be in 1..64");
+    require(!(config.pingpong && !persistent()), "pingpong", 1, "needs a persistent kernel (k08/k09)");
     cluster_ = sm90::ClusterShape{config.cluster_m, 1};
     grid_ = sm90::WorkGrid{config.units_m, config.units_n};
     clusters_ = persistent() ? config.workers : grid_.total();
@@ -109,7 +123,8 @@ class Sm90ScheduleSim : public model::sim::PipelineSim {
              std::to_string(r.slots.stage()) + "," + std::to_string(r.slots.phase()) + "," +
              std::to_string(r.tile) + "," + std::to_string(r.next) + "," + std::to_string(r.statik.linear) + "," +
              std::to_string(r.kb) + "," + std::to_string(r.previous) + "," + std::to_string(r.box) + "," +
-             std::to_string(r.received) + "," + std::to_string(r.tiles_done) + ";";
+             std::to_string(r.received) + "," + std::to_string(r.tiles_done) + "," + std::to_string(r.turn) + "," +
+             std::to_string(r.turns.phase()) + ";";
     key += "ctr" + std::to_string(counter_) + ";";
     for (uint32_t v : schedule_value_) key += std::to_string(v) + ",";
     for (uint32_t v : published_) key += std::to_string(v) + ",";
@@ -128,7 +143,10 @@ class Sm90ScheduleSim : public model::sim::PipelineSim {
   }
 
  private:
-  enum : uint32_t { kNextTile = 0, kPublish, kReceive, kLoadOrWait, kWaitFull, kFinalRelease, kEpilogue, kDrainStores, kDone };
+  enum : uint32_t {
+    kNextTile = 0, kPublish, kReceive, kLoadOrWait, kTakeTurn, kWaitFull, kFinalRelease, kEpilogue, kLastTurn,
+    kDrainStores, kDone
+  };
   struct Role {
     uint32_t cluster = 0, rank = 0;
     int consumer = -1;  // -1: the producer
@@ -137,6 +155,8 @@ class Sm90ScheduleSim : public model::sim::PipelineSim {
     SchedulePipe slots{};
     sm90::StaticSchedule statik{};
     uint32_t tile = 0, next = 0, kb = 0, previous = 0, box = 0, received = 0, tiles_done = 0;
+    uint32_t turn = 0;  // ping-pong: the CTA's units this consumer has seen
+    sm90::PipelineState<1> turns{};  // ping-pong: phases of this consumer's turn barrier waited for
     bool started = false;
   };
 
@@ -145,6 +165,10 @@ class Sm90ScheduleSim : public model::sim::PipelineSim {
     return config_.kernel == Sm90Kernel::k08_dynamic || config_.kernel == Sm90Kernel::k09_dynamic;
   }
   bool double_buffered_staging() const { return config_.kernel != Sm90Kernel::k06; }
+  // Consumer warpgroups that read, and release, each stage; the 64-row halves one
+  // consumer stores per tile.
+  uint32_t readers() const { return config_.pingpong ? 1 : kConsumers; }
+  uint32_t halves() const { return config_.pingpong ? kBM / kConsumerRows : 1; }
   sm90::WorkCoord coord_of(uint32_t tile) const {
     const bool zigzag = config_.kernel == Sm90Kernel::k09_static || config_.kernel == Sm90Kernel::k09_dynamic;
     return zigzag ? sm90::order_grouped_zigzag(grid_, tile, config_.group) : sm90::order_along_m(grid_, tile);
@@ -163,6 +187,9 @@ class Sm90ScheduleSim : public model::sim::PipelineSim {
   uint32_t schedule_full(uint32_t c, uint32_t r, uint32_t s) const { return schedule_full_[cta_index(c, r) * 2 + s]; }
   uint32_t schedule_empty(uint32_t c, uint32_t s) const { return schedule_empty_[c * 2 + s]; }
   uint32_t schedule_buffer(uint32_t c, uint32_t r, uint32_t s) const { return schedule_buffers_[cta_index(c, r) * 2 + s]; }
+  uint32_t turn_barrier(const Role& r, uint32_t consumer) const {
+    return turn_[cta_index(r.cluster, r.rank) * kConsumers + consumer];
+  }
 
   void build_cluster(uint32_t c) {
     const std::string cl = clusters_ > 1 ? "cl" + std::to_string(c) + " " : "";
@@ -174,12 +201,14 @@ class Sm90ScheduleSim : public model::sim::PipelineSim {
       for (uint32_t s = 0; s < Stages; ++s) {
         full_.push_back(add_barrier(cta + "full[" + std::to_string(s) + "]", 1));
         empty_.push_back(add_barrier(cta + "empty[" + std::to_string(s) + "]",
-                                     kConsumers * sm90::multicast_peer_count(cluster_)));
-        stage_buffers_.push_back(add_buffer(cta + "stage " + std::to_string(s) + " A", kConsumers));
+                                     readers() * sm90::multicast_peer_count(cluster_)));
+        stage_buffers_.push_back(add_buffer(cta + "stage " + std::to_string(s) + " A", readers()));
         for (uint32_t i = 0; i < cluster_.m; ++i)
           stage_buffers_.push_back(
-              add_buffer(cta + "stage " + std::to_string(s) + " B slice " + std::to_string(i), kConsumers));
+              add_buffer(cta + "stage " + std::to_string(s) + " B slice " + std::to_string(i), readers()));
       }
+      for (uint32_t k = 0; k < kConsumers; ++k)
+        turn_.push_back(add_barrier(cta + "consumer " + std::to_string(k) + " turn", 1));
       for (uint32_t k = 0; k < kConsumers; ++k) {
         for (uint32_t b = 0; b < kBoxes; ++b)
           staging_buffers_.push_back(add_buffer(
@@ -388,16 +417,42 @@ class Sm90ScheduleSim : public model::sim::PipelineSim {
         } else {
           r.tile = r.tiles_done == 0 ? c : grid_.total();
         }
+        const uint32_t me = static_cast<uint32_t>(r.consumer);
         if (r.tile >= grid_.total()) {
-          r.pc = kDrainStores;
+          // Ping-pong: take the turn the CTA's last unit handed to this consumer.
+          r.pc = config_.pingpong && r.turn > 0 && sm90::pingpong_turn(r.turn, me) ? kLastTurn : kDrainStores;
           mark("no more work");
           return true;
         }
         r.kb = 0;
         r.pc = kWaitFull;
+        if (config_.pingpong) {
+          if (!sm90::pingpong_turn(r.turn, me)) {
+            // The other consumer's unit: step over its k-blocks in the ring.
+            ++r.turn;
+            if (!config_.mutations.pingpong_no_step_over) r.pipe = r.pipe.advance(config_.k_blocks);
+            r.pc = kNextTile;
+            mark("pass work " + std::to_string(r.tile) + " to the other consumer");
+            return true;
+          }
+          if (r.turn > 0 && !config_.mutations.pingpong_no_turn) r.pc = kTakeTurn;
+          ++r.turn;
+        }
         mark("start work " + std::to_string(r.tile));
         return true;
       }
+      case kTakeTurn:  // bar.sync on this consumer's turn barrier
+        if (!try_wait(turn_barrier(r, static_cast<uint32_t>(r.consumer)), r.turns.phase())) return false;
+        r.turns = r.turns.advance();
+        r.pc = kWaitFull;
+        mark("take the turn for work " + std::to_string(r.tile));
+        return true;
+      case kLastTurn:
+        if (!try_wait(turn_barrier(r, static_cast<uint32_t>(r.consumer)), r.turns.phase())) return false;
+        r.turns = r.turns.advance();
+        r.pc = kDrainStores;
+        mark("take the last turn");
+        return true;
       case kWaitFull: {
         const uint32_t st = r.pipe.stage();
         if (!try_wait(full(c, rank, st), r.pipe.phase())) return false;
@@ -409,7 +464,11 @@ class Sm90ScheduleSim : public model::sim::PipelineSim {
         mark("wgmma k-block " + std::to_string(r.kb) + " from stage " + std::to_string(st), static_cast<int>(st));
         r.previous = st;
         r.pipe = r.pipe.advance();
-        if (++r.kb == config_.k_blocks) r.pc = kFinalRelease;
+        if (++r.kb == config_.k_blocks) {
+          r.pc = kFinalRelease;
+          // Ping-pong: past this unit's last full barrier, hand the turn to the other (bar.arrive).
+          if (config_.pingpong) arrive(turn_barrier(r, 1u - static_cast<uint32_t>(r.consumer)));
+        }
         return true;
       }
       case kFinalRelease:
@@ -421,8 +480,11 @@ class Sm90ScheduleSim : public model::sim::PipelineSim {
       case kEpilogue: {
         // k06: stmatrix into the whole-tile staging, then every box's store; k07+: one
         // box at a time into buffer box % 2, after wait_group.read<1>.
+        // Ping-pong: boxes 0..kBoxes-1 are the tile's first 64 rows, then its second.
         const sm90::WorkCoord w = coord_of(r.tile);
-        const uint32_t row = (w.m * cluster_.m + rank) * kBM + static_cast<uint32_t>(r.consumer) * kConsumerRows;
+        const uint32_t half = r.box / kBoxes;
+        const uint32_t row = (w.m * cluster_.m + rank) * kBM +
+                             (config_.pingpong ? half : static_cast<uint32_t>(r.consumer)) * kConsumerRows;
         const uint32_t first_box = r.box, boxes = double_buffered_staging() ? 1 : kBoxes;
         if (double_buffered_staging()) {
           const uint32_t allowed = config_.mutations.staging_wait_off_by_one ? 2 : 1;
@@ -430,7 +492,7 @@ class Sm90ScheduleSim : public model::sim::PipelineSim {
         }
         for (uint32_t box = first_box; box < first_box + boxes; ++box) {
           const uint32_t buffer = double_buffered_staging() ? box % 2 : box;
-          const std::string key = box_key(row, w.n * kBN + box * kStoreCols);
+          const std::string key = box_key(row, w.n * kBN + (box % kBoxes) * kStoreCols);
           begin_write(staging_buffer(r, buffer), key);
           finish_write(staging_buffer(r, buffer));
           read(staging_buffer(r, buffer), key);  // the TMA store reads the staging buffer
@@ -444,7 +506,7 @@ class Sm90ScheduleSim : public model::sim::PipelineSim {
         }
         mark("epilogue box " + std::to_string(first_box) + (boxes > 1 ? "-" + std::to_string(kBoxes - 1) : ""));
         r.box += boxes;
-        if (r.box == kBoxes) {
+        if (r.box == kBoxes * halves()) {
           ++r.tiles_done;
           r.pc = persistent() ? kNextTile : kDrainStores;
           if (!persistent()) r.tile = grid_.total();
@@ -467,6 +529,7 @@ class Sm90ScheduleSim : public model::sim::PipelineSim {
   uint32_t counter_ = 0;  // the global atomic work counter (dynamic)
   std::vector<uint32_t> full_, empty_, stage_buffers_, staging_buffers_;
   std::vector<uint32_t> schedule_full_, schedule_empty_, schedule_buffers_, schedule_value_, published_;
+  std::vector<uint32_t> turn_;  // [CTA][consumer]: ping-pong turn barriers
   std::vector<std::deque<std::string>> store_keys_;
   std::vector<Role> roles_;
 };
