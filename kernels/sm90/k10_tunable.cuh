@@ -245,6 +245,17 @@ __global__ void __launch_bounds__(128 * (1 + BM / 64), 1)
     const int consumer = warpgroup - 1;
     const uint32_t t = threadIdx.x % 128, warp = t / 32, lane = t % 32;
     const uint16_t peers = multicast_peers(kCluster, rank);
+    // Named barriers are .aligned: every thread of a warp must reach the bar.sync
+    // together, and before most of them only lane 0 has run (t == 0 branches). The
+    // cooperative instances compile with their warps reconverged there (synccheck
+    // clean, bench/results/2026-11-30-h200-llm-v4/sanitize); the ping-pong ones did
+    // not after a cut tile's sum (synccheck: divergent thread at the epilogue's
+    // bar.sync; the kernel hung), so they reconverge explicitly. The cooperative ones
+    // are left byte-identical so that their version-4 measurements stand.
+    auto warpgroup_sync = [&](uint32_t id, uint32_t threads) {
+      if constexpr (PingPong) __syncwarp();
+      named_barrier_sync(id, threads);
+    };
     auto release = [&](uint32_t st) {
       if (t == 0)
         for (uint32_t r = 0; r < kCluster.size(); ++r)
@@ -281,7 +292,7 @@ __global__ void __launch_bounds__(128 * (1 + BM / 64), 1)
           continue;
         }
         // Ours: wait until the other warpgroup has passed the barriers of the unit before.
-        if (turn > 0) named_barrier_sync(kTurnBarrier + consumer, 256);
+        if (turn > 0) warpgroup_sync(kTurnBarrier + consumer, 256);
         ++turn;
       }
 
@@ -324,7 +335,10 @@ __global__ void __launch_bounds__(128 * (1 + BM / 64), 1)
         }
       }
       // Every full barrier of this unit has been passed: the other warpgroup's turn.
-      if constexpr (PingPong) named_barrier_arrive(kTurnBarrier + (1 - consumer), 256);
+      if constexpr (PingPong) {
+        __syncwarp();
+        named_barrier_arrive(kTurnBarrier + (1 - consumer), 256);
+      }
       ptx::wgmma_wait_group<0>();
       release(previous);
 
@@ -343,13 +357,13 @@ __global__ void __launch_bounds__(128 * (1 + BM / 64), 1)
 #pragma unroll
           for (int i = 0; i < kRegs; ++i) __stcg(mine + (h * kRegs + i) * 128, acc[h][i]);
         __threadfence();
-        named_barrier_sync(1 + consumer, 128);
+        warpgroup_sync(1 + consumer, 128);
         // One arrival counter per CTA and cooperative warpgroup; a ping-pong tile's
         // pieces (whichever warpgroup ran them) count into the first.
         uint32_t* arrivals =
             prob.arrivals + (static_cast<int64_t>(w.fix) * kClusterSize + rank) * kConsumers + row_base / 64;
         if (t == 0) s.last_split[consumer] = atomicAdd(arrivals, 1u) == w.parts - 1;
-        named_barrier_sync(1 + consumer, 128);
+        warpgroup_sync(1 + consumer, 128);
         if (!s.last_split[consumer]) continue;
         __threadfence();
 #pragma unroll
@@ -374,7 +388,7 @@ __global__ void __launch_bounds__(128 * (1 + BM / 64), 1)
         for (int box = 0; box < kBoxes; ++box) {
           const int buffer = (h * kBoxes + box) % kStagingBuffers;
           if (t == 0) cuda::ptx::cp_async_bulk_wait_group_read(cuda::ptx::n32_t<kStagingBuffers - 1>{});
-          named_barrier_sync(1 + consumer, 128);
+          warpgroup_sync(1 + consumer, 128);
           const uint32_t staging = ptx::smem_u32(s.c[consumer][buffer]);
 #pragma unroll
           for (int pair = 0; pair < kStoreCols / 16; ++pair) {
@@ -385,7 +399,7 @@ __global__ void __launch_bounds__(128 * (1 + BM / 64), 1)
                              pack_bf16x2(r[4], r[5]), pack_bf16x2(r[6], r[7]));
           }
           cuda::ptx::fence_proxy_async(cuda::ptx::space_shared);
-          named_barrier_sync(1 + consumer, 128);
+          warpgroup_sync(1 + consumer, 128);
           if (t == 0) {
             const int32_t coords[2] = {w.n0 + box * kStoreCols, w.m0 + row_base + h * 64};
             cuda::ptx::cp_async_bulk_tensor(cuda::ptx::space_global, cuda::ptx::space_shared, &map_c, coords,
@@ -399,7 +413,7 @@ __global__ void __launch_bounds__(128 * (1 + BM / 64), 1)
     // the next one; that warpgroup takes the hand-off, so no arrival is left over.
     if constexpr (PingPong)
       if (turn > 0 && pingpong_turn(turn, static_cast<uint32_t>(consumer)))
-        named_barrier_sync(kTurnBarrier + consumer, 256);
+        warpgroup_sync(kTurnBarrier + consumer, 256);
     if (t == 0) cuda::ptx::cp_async_bulk_wait_group_read(cuda::ptx::n32_t<0>{});
   }
   cluster_sync();

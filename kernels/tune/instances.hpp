@@ -15,7 +15,10 @@
 //   DYNAMIC  0: static persistent schedule; 1: atomic work counter
 //   PINGPONG 0: cooperative, the BM / 64 consumer warpgroups split every tile's rows;
 //            1: ping-pong (BM = 128), the two consumer warpgroups take whole tiles
-//            in turn, so one's epilogue overlaps the other's main loop
+//            in turn, so one's epilogue overlaps the other's main loop. BN = 128
+//            only: 128 x 192 spills (192 accumulators per thread) and ran slower
+//            than its cooperative twin, 128 x 64 slower than the other tiles
+//            (bench/results/2026-11-30-h200-llm-pingpong)
 // BK is 64 everywhere: one 128-byte swizzle row of bf16 (the 128B swizzle is the
 // only mode whose atoms wgmma reads conflict-free at full width).
 // Every instance also takes, at run time, a block-swizzle group (0 = along M) and a
@@ -43,6 +46,4 @@
   X(64, 256, 5, 2, 1, 0, 0)   \
   X(128, 128, 6, 2, 1, 0, 1)  \
   X(128, 128, 6, 1, 2, 0, 1)  \
-  X(128, 128, 6, 1, 1, 0, 1)  \
-  X(128, 192, 4, 2, 1, 0, 1)  \
-  X(128, 64, 8, 2, 1, 0, 1)
+  X(128, 128, 6, 1, 1, 0, 1)
