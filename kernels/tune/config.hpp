@@ -90,7 +90,9 @@ struct Shape {
 };
 // Shape rules of this configuration (TMA: K and N multiples of 8; split-K at most
 // one split per 64-wide k-block; work index below 2^31; stream-K only with the
-// static schedule and without split-K). Empty when it can run.
+// static schedule and without split-K; ping-pong only on whole tiles: its cut-tile
+// path hangs on the H200, bench/results/2026-11-30-h200-llm-pingpong). Empty when
+// it can run.
 std::string shape_rules(const KernelConfig& c, const Shape& s);
 
 // Work decomposition, shared with the launcher.

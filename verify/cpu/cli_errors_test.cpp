@@ -241,7 +241,7 @@ TEST_F(CliErrors, TuneConfigurationsCachesAndShapeSets) {
   if (!has_gpu_commands()) GTEST_SKIP() << "built without the kernels: no tune/bench subcommands";
 #endif
   expect_refused({{"bench", "--kernels", "k10:junk"},
-                  "gemmscope: configuration 'junk': expected 7 fields BMxBNxBK.sSTAGES.wgN.cMxN.static|dynamic.gGROUP."
+                  "gemmscope: configuration 'junk': expected 7 fields BMxBNxBK.sSTAGES.wgN[pp].cMxN.static|dynamic.gGROUP."
                   "skSPLITS|streamk (e.g. 128x256x64.s4.wg2.c2x1.static.g0.sk1), found 1"});
   expect_refused({{"bench", "--kernels", "k10:128x256x64.s9.wg2.c2x1.static.g0.sk1"},
                   "gemmscope: configuration '128x256x64.s9.wg2.c2x1.static.g0.sk1': not a compiled instance; compiled: ",

@@ -39,8 +39,9 @@ TEST(TuneConfig, PrintsTheDocumentedForm) {
   EXPECT_EQ(to_string(c), "128x256x64.s4.wg2.c2x1.static.g8.streamk");
   c.bn = 128;
   c.stages = 6;
+  c.stream_k = false;
   c.pingpong = true;
-  EXPECT_EQ(to_string(c), "128x128x64.s6.wg2pp.c2x1.static.g8.streamk");
+  EXPECT_EQ(to_string(c), "128x128x64.s6.wg2pp.c2x1.static.g8.sk1");
 }
 
 TEST(TuneConfig, ParsesStreamK) {
@@ -69,17 +70,17 @@ TEST(TuneConfig, ParsesCompiledInstances) {
   EXPECT_GE(instance_index(c), 0);
 }
 
-// Ping-pong: "wg2pp", BM = 128 only; a distinct compiled instance from the
-// cooperative one of the same tile.
+// Ping-pong: "wg2pp", BM = 128 only, whole tiles only; a distinct compiled
+// instance from the cooperative one of the same tile.
 TEST(TuneConfig, ParsesPingPong) {
-  const KernelConfig c = parse_config("128x128x64.s6.wg2pp.c2x1.static.g8.sk3");
+  const KernelConfig c = parse_config("128x128x64.s6.wg2pp.c2x1.static.g8.sk1");
   EXPECT_TRUE(c.pingpong);
   EXPECT_EQ(c.bm, 128);
   EXPECT_EQ(c.consumers, 2);
   EXPECT_EQ(c.group, 8);
-  EXPECT_EQ(c.splits, 3);
-  EXPECT_EQ(to_string(c), "128x128x64.s6.wg2pp.c2x1.static.g8.sk3");
-  const KernelConfig cooperative = parse_config("128x128x64.s6.wg2.c2x1.static.g8.sk3");
+  EXPECT_EQ(c.splits, 1);
+  EXPECT_EQ(to_string(c), "128x128x64.s6.wg2pp.c2x1.static.g8.sk1");
+  const KernelConfig cooperative = parse_config("128x128x64.s6.wg2.c2x1.static.g8.sk1");
   EXPECT_FALSE(cooperative.pingpong);
   EXPECT_GE(instance_index(c), 0);
   EXPECT_GE(instance_index(cooperative), 0);
@@ -90,6 +91,14 @@ TEST(TuneConfig, ParsesPingPong) {
   // one warpgroup's registers.
   EXPECT_NE(refusal("128x256x64.s4.wg2pp.c2x1.static.g0.sk1").find("not a compiled instance"), std::string::npos);
   EXPECT_NE(refusal("128x128x64.s6.wgpp.c2x1.static.g0.sk1").find("consumer warpgroups = ''"), std::string::npos);
+  EXPECT_NE(refusal("128x128x64.s6.wg2pp.c2x1.static.g0.sk3").find("ping-pong (wg2pp) runs whole tiles only: split-K = 3"),
+            std::string::npos);
+  EXPECT_NE(refusal("128x128x64.s6.wg2pp.c1x2.static.g0.streamk").find("whole tiles only: stream-K"), std::string::npos);
+  KernelConfig cut = c;
+  cut.splits = 2;
+  EXPECT_NE(shape_rules(cut, {512, 4096, 4096}).find("whole tiles only"), std::string::npos);
+  for (const KernelConfig& k : candidates({512, 5376, 4096}, 132))
+    if (k.pingpong) EXPECT_TRUE(k.splits == 1 && !k.stream_k) << to_string(k);
   EXPECT_NE(refusal("128x128x64.s6.wg2p.c2x1.static.g0.sk1").find("consumer warpgroups = '2p'"), std::string::npos);
 }
 
@@ -102,7 +111,7 @@ TEST(TuneConfig, SelectionsOfConfigurationsAndInstances) {
   EXPECT_THROW(parse_selection_item("128x128x64.s6.wg2pp.c2x1"), ConfigError);         // 4 fields
   const std::vector<std::string> sel{"128x128x64.s6.wg2pp.c2x1.static", "64x128x64.s8.wg1.c2x1.static.g0.sk2"};
   EXPECT_TRUE(selected(parse_config("128x128x64.s6.wg2pp.c2x1.static.g0.sk1"), sel));
-  EXPECT_TRUE(selected(parse_config("128x128x64.s6.wg2pp.c2x1.static.g8.streamk"), sel));
+  EXPECT_TRUE(selected(parse_config("128x128x64.s6.wg2pp.c2x1.static.g8.sk1"), sel));
   EXPECT_FALSE(selected(parse_config("128x128x64.s6.wg2.c2x1.static.g0.sk1"), sel));  // cooperative
   EXPECT_TRUE(selected(parse_config("64x128x64.s8.wg1.c2x1.static.g0.sk2"), sel));
   EXPECT_FALSE(selected(parse_config("64x128x64.s8.wg1.c2x1.static.g0.sk3"), sel));
@@ -168,6 +177,7 @@ RC_GTEST_PROP(TuneConfig, PrintParseRoundTrip, ()) {
   c.group = *rc::gen::inRange(0, 1 << 16);
   c.splits = *rc::gen::inRange(1, 65);
   if (c.schedule == Schedule::Static && *rc::gen::arbitrary<bool>()) c.splits = 1, c.stream_k = true;
+  if (c.pingpong) c.splits = 1, c.stream_k = false;  // whole tiles only
   RC_ASSERT(parse_config(to_string(c)) == c);
 }
 
