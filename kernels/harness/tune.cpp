@@ -10,6 +10,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <csignal>
+
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -27,6 +29,7 @@
 #include "sm90/ladder.hpp"
 #include "tune/cache.hpp"
 #include "tune/config.hpp"
+#include "tune/line_reader.hpp"
 
 namespace gemmscope::harness {
 namespace {
@@ -328,15 +331,20 @@ std::vector<TuneShapeOutcome> run_tune(const TuneOptions& opt, tune::TuneCache c
         _exit(code);
       }
       close(fds[1]);
-      FILE* in = fdopen(fds[0], "r");
-      std::string running, fatal;
+      tune::LineReader in(fds[0]);
+      std::string running, fatal, l;
       int runs_seen = 0;
-      char* line = nullptr;
-      size_t cap = 0;
-      ssize_t len;
-      while ((len = getline(&line, &cap, in)) > 0) {
-        std::string l(line, static_cast<size_t>(len));
-        if (!l.empty() && l.back() == '\n') l.pop_back();
+      bool hung = false;
+      for (;;) {
+        const auto got = in.next(l, opt.hang_seconds > 0 ? opt.hang_seconds * 1000 : -1);
+        if (got == tune::LineReader::Status::eof) break;
+        if (got == tune::LineReader::Status::timeout) {
+          // Silent for too long: a kernel that never finishes. Kill the worker; the
+          // configuration it was running is recorded and the shape retried without it.
+          hung = true;
+          kill(pid, SIGKILL);
+          break;
+        }
         const auto f = fields(l);
         if (f[0] == "skip") {
           outcome.skipped = true;
@@ -379,11 +387,17 @@ std::vector<TuneShapeOutcome> run_tune(const TuneOptions& opt, tune::TuneCache c
                        fmt_duration(eta).c_str());
         }
       }
-      std::free(line);
-      std::fclose(in);
+      close(fds[0]);
       int status = 0;
       waitpid(pid, &status, 0);
-      if (WIFEXITED(status) && WEXITSTATUS(status) == 0) break;
+      if (hung) {
+        if (running.empty())
+          throw std::runtime_error("tune " + label + ": the worker said nothing for " +
+                                   std::to_string(opt.hang_seconds) + " s outside any configuration; killed");
+        failures[running] = "no progress for " + std::to_string(opt.hang_seconds) +
+                            " s while it ran (hung; the worker was killed)";
+      }
+      if (!hung && WIFEXITED(status) && WEXITSTATUS(status) == 0) break;
       if (WIFEXITED(status) && WEXITSTATUS(status) == 3) throw NoGpuError(fatal);
       if (!fatal.empty() && running.empty()) throw std::runtime_error("tune " + label + ": " + fatal);
       if (running.empty() || attempt > 64)

@@ -26,6 +26,7 @@ struct TuneOptions {
   uint64_t seed = 1;
   bool progress = true;
   bool skip_tuned = false;             // leave shapes that already have an entry for this GPU/CUDA/driver/version
+  int hang_seconds = 120;              // a worker silent this long is killed and its configuration recorded (<= 0: never)
 };
 
 struct TuneShapeOutcome {

@@ -17,6 +17,7 @@ struct TuneArgs {
   std::string only;
   int warmup = 2, repeats = 10;
   bool quiet = false, skip_tuned = false;
+  int hang_seconds = 120;
 };
 
 const gemmscope::cli::Registration reg{"tune", [](CLI::App& app) {
@@ -37,6 +38,10 @@ const gemmscope::cli::Registration reg{"tune", [](CLI::App& app) {
       ->check(CLI::Range(1, 1000))
       ->capture_default_str();
   cmd->add_flag("--quiet", args->quiet, "no progress bar");
+  cmd->add_option("--hang-seconds", args->hang_seconds,
+                  "kill a worker that reports nothing this long (a hung kernel) and record the configuration it ran")
+      ->check(CLI::Range(1, 3600))
+      ->capture_default_str();
   cmd->add_flag("--skip-tuned", args->skip_tuned, "leave shapes the cache already holds for this GPU/CUDA/driver/kernel version");
   cmd->callback([args] {
     gemmscope::harness::TuneOptions opt;
@@ -55,6 +60,7 @@ const gemmscope::cli::Registration reg{"tune", [](CLI::App& app) {
     opt.repeats = args->repeats;
     opt.progress = !args->quiet;
     opt.skip_tuned = args->skip_tuned;
+    opt.hang_seconds = args->hang_seconds;
     // Read once. A corrupt or foreign-format cache is bad input (status 2), refused
     // before any GPU work.
     gemmscope::tune::TuneCache cache;
