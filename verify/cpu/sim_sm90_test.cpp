@@ -40,8 +40,10 @@ SimResult run_kernel(const Sm90SimConfig& config, uint64_t seed, size_t* outputs
   return config.kernel == Sm90Kernel::k06 ? go(Sm90ScheduleSim<3>(config)) : go(Sm90ScheduleSim<4>(config));
 }
 
-// 100 cases: a random kernel of k06-k09, grid, K, cluster and worker count, one random
-// interleaving. Every 64 x 64 box of C is stored exactly once.
+// 100 cases: a random kernel of k06-k09 (the persistent ones with cooperative or
+// k10's ping-pong consumers), grid, K, cluster and worker count, one random
+// interleaving. Every 64 x 64 box of C is stored exactly once, and every stage read
+// holds the k-block its reader computes.
 RC_GTEST_PROP(SimSm90, RandomSchedulesOfRandomConfigsPass, ()) {
   Sm90SimConfig c;
   c.kernel = *rc::gen::element(Sm90Kernel::k06, Sm90Kernel::k07, Sm90Kernel::k08_static, Sm90Kernel::k08_dynamic,
@@ -52,6 +54,8 @@ RC_GTEST_PROP(SimSm90, RandomSchedulesOfRandomConfigsPass, ()) {
   c.cluster_m = persistent(c.kernel) ? *rc::gen::inRange<uint32_t>(1, 3) : 2;
   c.workers = *rc::gen::inRange<uint32_t>(1, 5);
   c.group = *rc::gen::inRange<uint32_t>(1, 4);
+  c.pingpong = persistent(c.kernel) && *rc::gen::arbitrary<bool>();
+  RC_TAG(c.pingpong ? "ping-pong" : "cooperative");
   size_t outputs = 0;
   const SimResult r = run_kernel(c, *rc::gen::arbitrary<uint64_t>(), &outputs);
   RC_ASSERT(r.ok());
@@ -117,26 +121,29 @@ const Mutation kMutations[] = {
      {Violation::duplicate_output}, true},
 };
 
-// Random schedules: 20 seeds per mutation and kernel; 1 x 4 work tiles, 3 k-blocks,
-// 2 workers (persistent kernels), cluster 2 x 1.
+// Random schedules: 20 seeds per mutation and kernel, cooperative consumers and (the
+// persistent kernels) k10's ping-pong ones; 1 x 4 work tiles, 3 k-blocks, 2 workers
+// (persistent kernels), cluster 2 x 1.
 TEST(SimSm90, EveryMutationIsCaughtByRandomSchedules) {
   for (Sm90Kernel kernel : kKernels)
-    for (const Mutation& m : kMutations) {
-      if (m.persistent_only && !persistent(kernel)) continue;
-      for (uint64_t seed = 0; seed < 20; ++seed) {
-        Sm90SimConfig c;
-        c.kernel = kernel;
-        c.units_m = 1;
-        c.units_n = 4;
-        c.k_blocks = 3;
-        c.workers = 2;
-        m.apply(c.mutations);
-        const SimResult r = run_kernel(c, seed);
-        EXPECT_TRUE(m.accepted.count(r.violation))
-            << to_string(kernel) << ", " << m.name << ", seed " << seed << ": " << to_string(r.violation) << " "
-            << r.message;
+    for (const bool pingpong : {false, true})
+      for (const Mutation& m : kMutations) {
+        if ((m.persistent_only || pingpong) && !persistent(kernel)) continue;
+        for (uint64_t seed = 0; seed < 20; ++seed) {
+          Sm90SimConfig c;
+          c.kernel = kernel;
+          c.pingpong = pingpong;
+          c.units_m = 1;
+          c.units_n = 4;
+          c.k_blocks = 3;
+          c.workers = 2;
+          m.apply(c.mutations);
+          const SimResult r = run_kernel(c, seed);
+          EXPECT_TRUE(m.accepted.count(r.violation))
+              << to_string(kernel) << (pingpong ? " ping-pong" : "") << ", " << m.name << ", seed " << seed << ": "
+              << to_string(r.violation) << " " << r.message;
+        }
       }
-    }
 }
 
 // The staging double buffer (k07+): waiting for two pending stores instead of one
@@ -172,38 +179,24 @@ TEST(SimSm90, EveryMutationIsCaughtByDepthFirstSearch) {
 
 // ---- k10's ping-pong consumers on the k08/k09 schedules ---------------------------------------
 
-// 100 cases: random persistent kernel, grid, K, cluster and workers with ping-pong
-// consumers, one random interleaving. Every 64 x 64 box of C is stored exactly once,
-// every stage read holds the k-block of the tile its reader computes.
-RC_GTEST_PROP(SimSm90PingPong, RandomSchedulesOfRandomConfigsPass, ()) {
+// One persistent 1 x 1 cluster with ping-pong consumers: 1 x units_n work tiles.
+Sm90SimConfig small_pingpong(Sm90Kernel kernel, uint32_t units_n, uint32_t k_blocks) {
   Sm90SimConfig c;
-  c.kernel = *rc::gen::element(Sm90Kernel::k08_static, Sm90Kernel::k08_dynamic, Sm90Kernel::k09_static,
-                               Sm90Kernel::k09_dynamic);
+  c.kernel = kernel;
   c.pingpong = true;
-  c.units_m = *rc::gen::inRange<uint32_t>(1, 4);
-  c.units_n = *rc::gen::inRange<uint32_t>(1, 4);
-  c.k_blocks = *rc::gen::inRange<uint32_t>(1, 7);
-  c.cluster_m = *rc::gen::inRange<uint32_t>(1, 3);
-  c.workers = *rc::gen::inRange<uint32_t>(1, 5);
-  c.group = *rc::gen::inRange<uint32_t>(1, 4);
-  size_t outputs = 0;
-  const SimResult r = run_kernel(c, *rc::gen::arbitrary<uint64_t>(), &outputs);
-  RC_ASSERT(r.ok());
-  RC_ASSERT(outputs == size_t{8} * c.units_m * c.cluster_m * c.units_n);
+  c.units_m = 1;
+  c.units_n = units_n;
+  c.k_blocks = k_blocks;
+  c.cluster_m = 1;
+  c.workers = 1;
+  return c;
 }
 
 // Exhaustive: every interleaving of a 2-stage ring, one 1 x 1 cluster, three work
 // tiles (so consumer 0 steps over a unit and runs another after it), one k-block.
 TEST(SimSm90PingPong, ExhaustiveSmallConfigsPass) {
   for (Sm90Kernel kernel : {Sm90Kernel::k08_static, Sm90Kernel::k09_dynamic}) {
-    Sm90SimConfig c;
-    c.kernel = kernel;
-    c.pingpong = true;
-    c.units_m = 1;
-    c.units_n = 3;
-    c.k_blocks = 1;
-    c.cluster_m = 1;
-    c.workers = 1;
+    const Sm90SimConfig c = small_pingpong(kernel, 3, 1);
     const ExploreResult r = explore(Sm90ScheduleSim<2>(c), 400'000);
     EXPECT_TRUE(r.ok()) << to_string(kernel) << ": " << r.message;
     EXPECT_TRUE(r.complete) << to_string(kernel) << ": " << r.states << " states";
@@ -212,75 +205,38 @@ TEST(SimSm90PingPong, ExhaustiveSmallConfigsPass) {
   }
 }
 
-// A consumer that does not step its ring state over the other's unit reads a stage
-// before (or after) it holds its own tile's k-block; the ring depth (2) is no
-// divisor of the skipped unit's 3 k-blocks, so the slot is wrong as well as the parity.
-TEST(SimSm90PingPong, MissingStepOverIsCaught) {
-  for (Sm90Kernel kernel : {Sm90Kernel::k08_static, Sm90Kernel::k08_dynamic}) {
-    Sm90SimConfig c;
-    c.kernel = kernel;
-    c.pingpong = true;
-    c.units_m = 1;
-    c.units_n = 2;
-    c.k_blocks = 3;
-    c.cluster_m = 1;
-    c.workers = 1;
-    c.mutations.pingpong_no_step_over = true;
-    const ExploreResult r = explore(Sm90ScheduleSim<2>(c), 400'000);
-    EXPECT_TRUE(r.violation == Violation::read_before_written || r.violation == Violation::wrong_data ||
-                r.violation == Violation::deadlock)
-        << to_string(kernel) << ": " << to_string(r.violation) << " " << r.message;
-    for (uint64_t seed = 0; seed < 20; ++seed) {
-      const SimResult rr = run_kernel(c, seed);
-      EXPECT_FALSE(rr.ok()) << to_string(kernel) << ", seed " << seed;
+// Ping-pong's own mutations, each found by depth-first search and by random schedules:
+// - a consumer that does not step its ring state over the other's unit reads a stage
+//   before (or after) it holds its own tile's k-block (the ring depth, 2, is no
+//   divisor of the skipped unit's 3 k-blocks: the slot is wrong as well as the parity);
+// - without the turn hand-off a consumer waits on a full barrier whose phase count is
+//   laps behind its own, and the parity wait passes before the stage is filled.
+struct PingPongMutation {
+  const char* name;
+  uint32_t units_n, k_blocks;
+  void (*apply)(Sm90Mutations&);
+  bool every_seed;  // every random schedule fails, not just some
+};
+const PingPongMutation kPingPongMutations[] = {
+    {"missing step-over", 2, 3, [](Sm90Mutations& m) { m.pingpong_no_step_over = true; }, true},
+    {"missing turn", 3, 2, [](Sm90Mutations& m) { m.pingpong_no_turn = true; }, false},
+};
+
+TEST(SimSm90PingPong, MutationsAreCaught) {
+  const std::set<Violation> accepted{Violation::read_before_written, Violation::wrong_data,
+                                     Violation::overwrite_before_drained, Violation::deadlock};
+  for (const PingPongMutation& m : kPingPongMutations)
+    for (Sm90Kernel kernel : {Sm90Kernel::k08_static, Sm90Kernel::k08_dynamic, Sm90Kernel::k09_dynamic}) {
+      Sm90SimConfig c = small_pingpong(kernel, m.units_n, m.k_blocks);
+      m.apply(c.mutations);
+      const ExploreResult r = explore(Sm90ScheduleSim<2>(c), 400'000);
+      EXPECT_TRUE(accepted.count(r.violation))
+          << m.name << ", " << to_string(kernel) << ": " << to_string(r.violation) << " " << r.message;
+      int caught = 0;
+      for (uint64_t seed = 0; seed < 20; ++seed) caught += run_kernel(c, seed).ok() ? 0 : 1;
+      if (m.every_seed) EXPECT_EQ(caught, 20) << m.name << ", " << to_string(kernel);
+      else EXPECT_GT(caught, 0) << m.name << ", " << to_string(kernel);
     }
-  }
-}
-
-// Without the turn hand-off a consumer waits on a full barrier whose phase count is
-// laps behind its own (the other's unit spans more than one lap of the ring): a
-// parity wait then passes before the stage is filled. Depth-first search and
-// random schedules find it.
-TEST(SimSm90PingPong, MissingTurnIsCaught) {
-  for (Sm90Kernel kernel : {Sm90Kernel::k08_static, Sm90Kernel::k09_dynamic}) {
-    Sm90SimConfig c;
-    c.kernel = kernel;
-    c.pingpong = true;
-    c.units_m = 1;
-    c.units_n = 3;
-    c.k_blocks = 2;
-    c.cluster_m = 1;
-    c.workers = 1;
-    c.mutations.pingpong_no_turn = true;
-    const ExploreResult r = explore(Sm90ScheduleSim<2>(c), 400'000);
-    EXPECT_TRUE(r.violation == Violation::read_before_written || r.violation == Violation::wrong_data ||
-                r.violation == Violation::overwrite_before_drained || r.violation == Violation::deadlock)
-        << to_string(kernel) << ": " << to_string(r.violation) << " " << r.message;
-    int caught = 0;
-    for (uint64_t seed = 0; seed < 20; ++seed) caught += run_kernel(c, seed).ok() ? 0 : 1;
-    EXPECT_GT(caught, 0) << to_string(kernel);
-  }
-}
-
-// The cooperative kernel's mutations stay caught with ping-pong consumers.
-TEST(SimSm90PingPong, EveryMutationIsCaughtByRandomSchedules) {
-  for (Sm90Kernel kernel : {Sm90Kernel::k08_static, Sm90Kernel::k08_dynamic, Sm90Kernel::k09_static,
-                            Sm90Kernel::k09_dynamic})
-    for (const Mutation& m : kMutations)
-      for (uint64_t seed = 0; seed < 20; ++seed) {
-        Sm90SimConfig c;
-        c.kernel = kernel;
-        c.pingpong = true;
-        c.units_m = 1;
-        c.units_n = 4;
-        c.k_blocks = 3;
-        c.workers = 2;
-        m.apply(c.mutations);
-        const SimResult r = run_kernel(c, seed);
-        EXPECT_TRUE(m.accepted.count(r.violation))
-            << to_string(kernel) << " ping-pong, " << m.name << ", seed " << seed << ": " << to_string(r.violation)
-            << " " << r.message;
-      }
 }
 
 // ---- Tile coverage of the schedulers (item: static, dynamic, block-swizzled) ------------------
