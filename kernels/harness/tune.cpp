@@ -390,24 +390,20 @@ std::vector<TuneShapeOutcome> run_tune(const TuneOptions& opt, tune::TuneCache c
       close(fds[0]);
       int status = 0;
       waitpid(pid, &status, 0);
-      if (hung) {
-        if (running.empty())
-          throw std::runtime_error("tune " + label + ": the worker said nothing for " +
-                                   std::to_string(opt.hang_seconds) + " s outside any configuration; killed");
-        failures[running] = "no progress for " + std::to_string(opt.hang_seconds) +
-                            " s while it ran (hung; the worker was killed)";
-      }
       if (!hung && WIFEXITED(status) && WEXITSTATUS(status) == 0) break;
       if (WIFEXITED(status) && WEXITSTATUS(status) == 3) throw NoGpuError(fatal);
       if (!fatal.empty() && running.empty()) throw std::runtime_error("tune " + label + ": " + fatal);
+      const std::string silent = "no progress for " + std::to_string(opt.hang_seconds) + " s";
       if (running.empty() || attempt > 64)
         throw std::runtime_error("tune " + label + ": the worker process failed (" +
-                                 (WIFSIGNALED(status) ? "signal " + std::to_string(WTERMSIG(status))
-                                                      : "exit " + std::to_string(WEXITSTATUS(status))) +
+                                 (hung                  ? silent + "; killed"
+                                  : WIFSIGNALED(status) ? "signal " + std::to_string(WTERMSIG(status))
+                                                        : "exit " + std::to_string(WEXITSTATUS(status))) +
                                  ")" + (fatal.empty() ? "" : ": " + fatal));
-      // The configuration in flight took the process (or its CUDA context) down.
+      // The configuration in flight hung, or took the process (or its CUDA context) down.
       if (!failures.count(running))
-        failures[running] = "the CUDA context was lost while it ran" + (fatal.empty() ? "" : ": " + fatal);
+        failures[running] = hung ? silent + " while it ran (hung; the worker was killed)"
+                                 : "the CUDA context was lost while it ran" + (fatal.empty() ? "" : ": " + fatal);
       excluded.insert(running);
       ok.clear();
     }

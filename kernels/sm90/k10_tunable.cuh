@@ -351,7 +351,8 @@ __global__ void __launch_bounds__(128 * (1 + BM / 64), 1)
         // 128 values are one coalesced line), then count in. The last of the
         // pieces to arrive sums all of them, in k order, into acc and stores the tile.
         // Each CTA's slice of a slot holds its 64-row halves in tile order: the
-        // cooperative warpgroup c's, or the ping-pong warpgroup's halves 0 and 1.
+        // cooperative warpgroup c's (the ping-pong warpgroup's halves 0 and 1 would
+        // take both; that path traps above until its hang is understood).
         constexpr int kRegs = BN / 2;
         const int64_t per_part = int64_t{kClusterSize} * kConsumers * kRegs * 128;
         const int64_t lane = (int64_t{rank} * kConsumers + row_base / 64) * kRegs * 128 + t;
@@ -362,8 +363,8 @@ __global__ void __launch_bounds__(128 * (1 + BM / 64), 1)
           for (int i = 0; i < kRegs; ++i) __stcg(mine + (h * kRegs + i) * 128, acc[h][i]);
         __threadfence();
         warpgroup_sync(1 + consumer, 128);
-        // One arrival counter per CTA and cooperative warpgroup; a ping-pong tile's
-        // pieces (whichever warpgroup ran them) count into the first.
+        // One arrival counter per CTA and cooperative warpgroup (a ping-pong tile's
+        // pieces, whichever warpgroup ran them, would count into the first).
         uint32_t* arrivals =
             prob.arrivals + (static_cast<int64_t>(w.fix) * kClusterSize + rank) * kConsumers + row_base / 64;
         if (t == 0) s.last_split[consumer] = atomicAdd(arrivals, 1u) == w.parts - 1;

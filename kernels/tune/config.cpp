@@ -47,8 +47,8 @@ int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
 std::string to_string(const KernelConfig& c) {
   return std::to_string(c.bm) + "x" + std::to_string(c.bn) + "x" + std::to_string(c.bk) + ".s" +
-         std::to_string(c.stages) + ".wg" + std::to_string(c.consumers) + (c.pingpong ? "pp" : "") + ".c" + std::to_string(c.cluster_m) + "x" +
-         std::to_string(c.cluster_n) + "." + (c.schedule == Schedule::Dynamic ? "dynamic" : "static") + ".g" +
+         std::to_string(c.stages) + ".wg" + std::to_string(c.consumers) + (c.pingpong ? "pp" : "") + ".c" +
+         std::to_string(c.cluster_m) + "x" + std::to_string(c.cluster_n) + "." + (c.schedule == Schedule::Dynamic ? "dynamic" : "static") + ".g" +
          std::to_string(c.group) + (c.stream_k ? std::string(".streamk") : ".sk" + std::to_string(c.splits));
 }
 
@@ -56,7 +56,7 @@ const std::vector<KernelConfig>& compiled_instances() {
   static const std::vector<KernelConfig> list = [] {
     std::vector<KernelConfig> v;
 #define GEMMSCOPE_K10_ROW(BM, BN, STAGES, CLUSTER_M, CLUSTER_N, DYNAMIC, PINGPONG)                     \
-  v.push_back(KernelConfig{BM, BN, 64, STAGES, (PINGPONG) ? 2 : (BM) / 64, CLUSTER_M, CLUSTER_N,       \
+  v.push_back(KernelConfig{BM, BN, 64, STAGES, (BM) / 64, CLUSTER_M, CLUSTER_N,                        \
                            (DYNAMIC) ? Schedule::Dynamic : Schedule::Static, 0, 1, false, (PINGPONG) != 0});
     GEMMSCOPE_K10_INSTANCES(GEMMSCOPE_K10_ROW)
 #undef GEMMSCOPE_K10_ROW
@@ -119,11 +119,12 @@ KernelConfig parse_config(std::string_view text) {
     refuse(text, "stream-K needs the static schedule (each worker's k-block range is fixed before the launch)");
   if (c.pingpong && (c.stream_k || c.splits != 1))
     refuse(text, std::string("ping-pong (wg2pp) runs whole tiles only: ") +
-                     (c.stream_k ? "stream-K" : "split-K = " + std::to_string(c.splits)) + " needs a cooperative instance");
+                     (c.stream_k ? "stream-K" : "split-K = " + std::to_string(c.splits)) +
+                     " needs a cooperative instance");
   if (c.pingpong && (c.consumers != 2 || c.bm != 128))
-    refuse(text, "ping-pong (wg" + std::to_string(c.consumers) + "pp) needs BM = 128 and 2 consumer warpgroups (wg2pp), found BM = " +
-                     std::to_string(c.bm));
-  if (!c.pingpong && c.bm != 64 * c.consumers)
+    refuse(text, "ping-pong (wg" + std::to_string(c.consumers) +
+                     "pp) needs BM = 128 and 2 consumer warpgroups (wg2pp), found BM = " + std::to_string(c.bm));
+  if (c.bm != 64 * c.consumers)
     refuse(text, "BM = " + std::to_string(c.bm) + " must be 64 x consumer warpgroups (" + std::to_string(c.consumers) +
                      ")");
   if (instance_index(c) < 0) {

@@ -144,8 +144,8 @@ class Sm90ScheduleSim : public model::sim::PipelineSim {
 
  private:
   enum : uint32_t {
-    kNextTile = 0, kPublish, kReceive, kLoadOrWait, kTakeTurn, kWaitFull, kFinalRelease, kEpilogue, kLastTurn,
-    kDrainStores, kDone
+    kNextTile = 0, kPublish, kReceive, kLoadOrWait, kTakeTurn, kWaitFull, kFinalRelease, kEpilogue, kDrainStores,
+    kDone
   };
   struct Role {
     uint32_t cluster = 0, rank = 0;
@@ -420,7 +420,7 @@ class Sm90ScheduleSim : public model::sim::PipelineSim {
         const uint32_t me = static_cast<uint32_t>(r.consumer);
         if (r.tile >= grid_.total()) {
           // Ping-pong: take the turn the CTA's last unit handed to this consumer.
-          r.pc = config_.pingpong && r.turn > 0 && sm90::pingpong_turn(r.turn, me) ? kLastTurn : kDrainStores;
+          r.pc = config_.pingpong && r.turn > 0 && sm90::pingpong_turn(r.turn, me) ? kTakeTurn : kDrainStores;
           mark("no more work");
           return true;
         }
@@ -441,18 +441,14 @@ class Sm90ScheduleSim : public model::sim::PipelineSim {
         mark("start work " + std::to_string(r.tile));
         return true;
       }
-      case kTakeTurn:  // bar.sync on this consumer's turn barrier
+      case kTakeTurn: {  // bar.sync on this consumer's turn barrier: before a unit, or the last hand-off
         if (!try_wait(turn_barrier(r, static_cast<uint32_t>(r.consumer)), r.turns.phase())) return false;
         r.turns = r.turns.advance();
-        r.pc = kWaitFull;
-        mark("take the turn for work " + std::to_string(r.tile));
+        const bool last = r.tile >= grid_.total();
+        r.pc = last ? kDrainStores : kWaitFull;
+        mark(last ? std::string("take the last turn") : "take the turn for work " + std::to_string(r.tile));
         return true;
-      case kLastTurn:
-        if (!try_wait(turn_barrier(r, static_cast<uint32_t>(r.consumer)), r.turns.phase())) return false;
-        r.turns = r.turns.advance();
-        r.pc = kDrainStores;
-        mark("take the last turn");
-        return true;
+      }
       case kWaitFull: {
         const uint32_t st = r.pipe.stage();
         if (!try_wait(full(c, rank, st), r.pipe.phase())) return false;
