@@ -3,7 +3,8 @@
 // template, instantiated for the rows of tune/instances.hpp (split over the
 // k10_tunable_p*.cu files so that two cores compile them in parallel):
 //   BM = 64 x consumer warpgroups, BN, ring depth, cluster (1 or 2 along M:
-//   B multicast; or 2 along N: A multicast), static or dynamic persistent schedule;
+//   B multicast; 1, 2 or 4 along N: A multicast; at most 8 CTAs), static or
+//   dynamic persistent schedule;
 // and two run-time knobs:
 //   group  > 0: grouped zig-zag tile order (k09), 0: along M (k08);
 //   splits > 1: split-K for the tiles of the last, partial wave (tune::SplitPlan:
@@ -93,8 +94,8 @@ __global__ void __launch_bounds__(128 * (1 + BM / 64), 1)
   using Storage = SharedStorage<BM, BN, Stages>;
   using Pipe = PipelineState<Stages>;
   using SchedulePipe = PipelineState<kScheduleSlots>;
-  static_assert((ClusterM == 1 || ClusterM == 2) && (ClusterN == 1 || ClusterN == 2) && kClusterSize <= 2,
-                "clusters of 1 or 2 CTAs, along M or along N");
+  static_assert((ClusterM == 1 || ClusterM == 2) && (ClusterN == 1 || ClusterN == 2 || ClusterN == 4),
+                "clusters of 1 or 2 CTAs along M and 1, 2 or 4 along N (at most 8, the portable cluster size)");
   static_assert(kConsumers == 1 || kConsumers == 2, "one or two consumer warpgroups");
   static_assert((BN / ClusterM) % 8 == 0, "B slices are whole 8-row swizzle atoms");
   static_assert((BM / ClusterN) % 8 == 0, "A slices are whole 8-row swizzle atoms");
@@ -246,16 +247,12 @@ __global__ void __launch_bounds__(128 * (1 + BM / 64), 1)
     const uint32_t t = threadIdx.x % 128, warp = t / 32, lane = t % 32;
     const uint16_t peers = multicast_peers(kCluster, rank);
     // Named barriers are .aligned: every thread of a warp must reach the bar.sync
-    // together, and before most of them only lane 0 has run (t == 0 branches). The
-    // cooperative instances compile with their warps reconverged there (synccheck
-    // clean, bench/results/2026-11-30-h200-llm-v4/sanitize); the ping-pong ones did
-    // not after a cut tile's sum (synccheck: divergent thread at the epilogue's
-    // bar.sync; the kernel hung), so they reconverge explicitly. The cooperative ones
-    // are left byte-identical so that their version-4 measurements stand.
-    auto warpgroup_sync = [&](uint32_t id, uint32_t threads) {
-      if constexpr (PingPong) __syncwarp();
-      named_barrier_sync(id, threads);
-    };
+    // together. So no lane-0-only branch runs right before one where a warp-uniform
+    // condition does the same: ptxas merged two adjacent `t == 0` blocks (the cut
+    // tile's counter reset and the epilogue's bulk-store wait) into one region with
+    // no reconvergence point, dropped a __syncwarp() placed before the bar.sync as
+    // redundant, and lane 0 reached the barrier alone: the ping-pong cut tiles hung
+    // (SASS and synccheck: bench/results/2026-11-30-h200-pingpong-cut).
     auto release = [&](uint32_t st) {
       if (t == 0)
         for (uint32_t r = 0; r < kCluster.size(); ++r)
@@ -292,7 +289,7 @@ __global__ void __launch_bounds__(128 * (1 + BM / 64), 1)
           continue;
         }
         // Ours: wait until the other warpgroup has passed the barriers of the unit before.
-        if (turn > 0) warpgroup_sync(kTurnBarrier + consumer, 256);
+        if (turn > 0) named_barrier_sync(kTurnBarrier + consumer, 256);
         ++turn;
       }
 
@@ -343,16 +340,11 @@ __global__ void __launch_bounds__(128 * (1 + BM / 64), 1)
       release(previous);
 
       if (w.fix >= 0) {
-        // Ping-pong instances run whole tiles only (tune::shape_rules refuses their
-        // split-K and stream-K): their cut-tile path left a warp divergent at the
-        // epilogue's named barriers on the H200 and hung. Not understood yet.
-        if constexpr (PingPong) __trap();
         // A cut tile: publish this piece's partial (thread-major, so each register's
         // 128 values are one coalesced line), then count in. The last of the
         // pieces to arrive sums all of them, in k order, into acc and stores the tile.
         // Each CTA's slice of a slot holds its 64-row halves in tile order: the
-        // cooperative warpgroup c's (the ping-pong warpgroup's halves 0 and 1 would
-        // take both; that path traps above until its hang is understood).
+        // cooperative warpgroup c's, or the ping-pong warpgroup's halves 0 and 1.
         constexpr int kRegs = BN / 2;
         const int64_t per_part = int64_t{kClusterSize} * kConsumers * kRegs * 128;
         const int64_t lane = (int64_t{rank} * kConsumers + row_base / 64) * kRegs * 128 + t;
@@ -362,13 +354,17 @@ __global__ void __launch_bounds__(128 * (1 + BM / 64), 1)
 #pragma unroll
           for (int i = 0; i < kRegs; ++i) __stcg(mine + (h * kRegs + i) * 128, acc[h][i]);
         __threadfence();
-        warpgroup_sync(1 + consumer, 128);
+        named_barrier_sync(1 + consumer, 128);
         // One arrival counter per CTA and cooperative warpgroup (a ping-pong tile's
-        // pieces, whichever warpgroup ran them, would count into the first).
+        // pieces, whichever warpgroup ran them, count into the first).
         uint32_t* arrivals =
             prob.arrivals + (static_cast<int64_t>(w.fix) * kClusterSize + rank) * kConsumers + row_base / 64;
-        if (t == 0) s.last_split[consumer] = atomicAdd(arrivals, 1u) == w.parts - 1;
-        warpgroup_sync(1 + consumer, 128);
+        if (t == 0) {
+          const bool last = atomicAdd(arrivals, 1u) == w.parts - 1;
+          if (last) *arrivals = 0;  // every piece has counted in: zero for the next launch
+          s.last_split[consumer] = last;
+        }
+        named_barrier_sync(1 + consumer, 128);
         if (!s.last_split[consumer]) continue;
         __threadfence();
 #pragma unroll
@@ -382,7 +378,6 @@ __global__ void __launch_bounds__(128 * (1 + BM / 64), 1)
 #pragma unroll
             for (int i = 0; i < kRegs; ++i) acc[h][i] += __ldcg(part + (h * kRegs + i) * 128);
         }
-        if (t == 0) *arrivals = 0;  // every piece has arrived: reset for the next launch
       }
       // bf16 epilogue as k07/k08: stmatrix into two alternating swizzled staging
       // boxes, TMA store; the last boxes' stores stay in flight into the next unit.
@@ -392,8 +387,10 @@ __global__ void __launch_bounds__(128 * (1 + BM / 64), 1)
 #pragma unroll
         for (int box = 0; box < kBoxes; ++box) {
           const int buffer = (h * kBoxes + box) % kStagingBuffers;
-          if (t == 0) cuda::ptx::cp_async_bulk_wait_group_read(cuda::ptx::n32_t<kStagingBuffers - 1>{});
-          warpgroup_sync(1 + consumer, 128);
+          // Warp 0 whole (lanes 1-31 have no bulk groups: no wait), so the warp
+          // reaches the bar.sync converged.
+          if (warp == 0) cuda::ptx::cp_async_bulk_wait_group_read(cuda::ptx::n32_t<kStagingBuffers - 1>{});
+          named_barrier_sync(1 + consumer, 128);
           const uint32_t staging = ptx::smem_u32(s.c[consumer][buffer]);
 #pragma unroll
           for (int pair = 0; pair < kStoreCols / 16; ++pair) {
@@ -404,7 +401,7 @@ __global__ void __launch_bounds__(128 * (1 + BM / 64), 1)
                              pack_bf16x2(r[4], r[5]), pack_bf16x2(r[6], r[7]));
           }
           cuda::ptx::fence_proxy_async(cuda::ptx::space_shared);
-          warpgroup_sync(1 + consumer, 128);
+          named_barrier_sync(1 + consumer, 128);
           if (t == 0) {
             const int32_t coords[2] = {w.n0 + box * kStoreCols, w.m0 + row_base + h * 64};
             cuda::ptx::cp_async_bulk_tensor(cuda::ptx::space_global, cuda::ptx::space_shared, &map_c, coords,
@@ -418,7 +415,7 @@ __global__ void __launch_bounds__(128 * (1 + BM / 64), 1)
     // the next one; that warpgroup takes the hand-off, so no arrival is left over.
     if constexpr (PingPong)
       if (turn > 0 && pingpong_turn(turn, static_cast<uint32_t>(consumer)))
-        warpgroup_sync(kTurnBarrier + consumer, 256);
+        named_barrier_sync(kTurnBarrier + consumer, 256);
     if (t == 0) cuda::ptx::cp_async_bulk_wait_group_read(cuda::ptx::n32_t<0>{});
   }
   cluster_sync();

@@ -117,10 +117,6 @@ KernelConfig parse_config(std::string_view text) {
   }
   if (c.stream_k && c.schedule != Schedule::Static)
     refuse(text, "stream-K needs the static schedule (each worker's k-block range is fixed before the launch)");
-  if (c.pingpong && (c.stream_k || c.splits != 1))
-    refuse(text, std::string("ping-pong (wg2pp) runs whole tiles only: ") +
-                     (c.stream_k ? "stream-K" : "split-K = " + std::to_string(c.splits)) +
-                     " needs a cooperative instance");
   if (c.pingpong && (c.consumers != 2 || c.bm != 128))
     refuse(text, "ping-pong (wg" + std::to_string(c.consumers) +
                      "pp) needs BM = 128 and 2 consumer warpgroups (wg2pp), found BM = " + std::to_string(c.bm));
@@ -209,8 +205,6 @@ std::string shape_rules(const KernelConfig& c, const Shape& s) {
   if (c.stream_k && c.schedule != Schedule::Static) return "stream-K needs the static schedule";
   if (c.stream_k && c.splits != 1)
     return "stream-K and split-K = " + std::to_string(c.splits) + " exclude each other (split-K must be 1)";
-  if (c.pingpong && (c.stream_k || c.splits != 1))
-    return "ping-pong (wg2pp) runs whole tiles only (split-K must be 1, no stream-K)";
   const Decomposition d = decompose(c, s);
   if (c.splits > d.k_blocks)
     return "split-K = " + std::to_string(c.splits) + " exceeds the " + std::to_string(d.k_blocks) +

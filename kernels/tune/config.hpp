@@ -33,7 +33,11 @@ namespace gemmscope::tune {
 //    Ping-pong instances were added under version 4: the cooperative instances'
 //    PTX is unchanged (the template's new parameter aside), so their version-4
 //    measurements stand and `tune --configs` adds the new instances to a cache.
-inline constexpr int kKernelVersion = 4;
+// 5: the cut-tile epilogue reaches its named barriers with converged warps (the
+//    counter reset joins the arrival's lane-0 block; the bulk-store wait is
+//    warp 0's); ping-pong runs split-K and stream-K; 64x128 instances in
+//    clusters of 2x2 and 2x4 (A multicast along N, as cuBLAS's decode kernel).
+inline constexpr int kKernelVersion = 5;
 
 enum class Schedule { Static, Dynamic };
 
@@ -90,9 +94,7 @@ struct Shape {
 };
 // Shape rules of this configuration (TMA: K and N multiples of 8; split-K at most
 // one split per 64-wide k-block; work index below 2^31; stream-K only with the
-// static schedule and without split-K; ping-pong only on whole tiles: its cut-tile
-// path hangs on the H200, bench/results/2026-11-30-h200-llm-pingpong). Empty when
-// it can run.
+// static schedule and without split-K). Empty when it can run.
 std::string shape_rules(const KernelConfig& c, const Shape& s);
 
 // Work decomposition, shared with the launcher.

@@ -248,9 +248,9 @@ TEST_F(CliErrors, TuneConfigurationsCachesAndShapeSets) {
                   /*prefix_only=*/true});
   expect_refused({{"tune", "--hang-seconds", "0", "--shapes", "64x64x64"},
                   "gemmscope: --hang-seconds: Value 0 not in range 1 to 3600; see --help"});
-  expect_refused({{"tune", "--configs", "128x128x64.s6.wg2pp.c2x1.static.g0.sk3", "--shapes", "64x64x64"},
-                  "gemmscope: configuration '128x128x64.s6.wg2pp.c2x1.static.g0.sk3': ping-pong (wg2pp) runs whole tiles "
-                  "only: split-K = 3 needs a cooperative instance"});
+  expect_refused({{"tune", "--configs", "128x128x64.s6.wg2pp.c2x1.dynamic.g0.streamk", "--shapes", "64x64x64"},
+                  "gemmscope: configuration '128x128x64.s6.wg2pp.c2x1.dynamic.g0.streamk': stream-K needs the static "
+                  "schedule (each worker's k-block range is fixed before the launch)"});
   expect_refused({{"tune", "--configs", "128x256x64.s4.wg2.c2x1.static.g0.sk0", "--shapes", "64x64x64"},
                   "gemmscope: configuration '128x256x64.s4.wg2.c2x1.static.g0.sk0': split-K = 0 must be at least 1"});
   expect_refused({{"tune", "--shapes", "/no/such/shapes.csv"}, "gemmscope: --shapes '/no/such/shapes.csv': no such shape-set file"});

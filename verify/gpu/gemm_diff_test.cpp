@@ -89,7 +89,7 @@ TEST(GemmDiff, K09BlockSwizzleDynamic) { REQUIRE_GPU(); property("k09_dyn", true
 // k10, the tunable kernel: every compiled instance, plain and with the grouped
 // tile order, with and without split-K (the split count is drawn per case: 2..8,
 // at most one split per 64-wide k-block) or stream-K (static instances, one case
-// in three; ping-pong instances run whole tiles only), against Eigen.
+// in three), against Eigen.
 class K10Instances : public testing::TestWithParam<int> {};
 TEST_P(K10Instances, MatchesEigen) {
   REQUIRE_GPU();
@@ -104,7 +104,6 @@ TEST_P(K10Instances, MatchesEigen) {
     const int64_t k_blocks = (s.k + 63) / 64;
     c.splits = static_cast<int>(*rc::gen::inRange<int64_t>(1, std::min<int64_t>(8, k_blocks) + 1));
     if (c.schedule == tune::Schedule::Static && *rc::gen::inRange(0, 3) == 0) c.splits = 1, c.stream_k = true;
-    if (c.pingpong) c.splits = 1, c.stream_k = false;  // whole tiles only (tune::shape_rules)
     check_case("k10:" + tune::to_string(c), s, *rc::gen::arbitrary<uint64_t>());
   });
   EXPECT_TRUE(ok);
@@ -134,7 +133,6 @@ TEST(GemmDiff, K10SplitKLongK) {
                                 GemmShape{2000, 1600, 520}}) {
         tune::KernelConfig c = base;
         if (splits == 0 && c.schedule != tune::Schedule::Static) continue;
-        if (c.pingpong && splits != 1) continue;  // whole tiles only (tune::shape_rules)
         c.splits = std::max(splits, 1);
         c.stream_k = splits == 0;
         c.group = splits == 3 || splits == 0 ? 2 : 0;
@@ -156,7 +154,6 @@ TEST(GemmDiff, K10SplitKDeterministic) {
   for (const auto& base : tune::compiled_instances())
     for (const bool stream_k : {false, true}) {
       if (stream_k && base.schedule != tune::Schedule::Static) continue;
-      if (base.pingpong) continue;  // whole tiles only (tune::shape_rules)
       tune::KernelConfig c = base;
       c.splits = stream_k ? 1 : 5;
       c.stream_k = stream_k;
