@@ -35,8 +35,7 @@ namespace gemmscope::tune {
 //    measurements stand and `tune --configs` adds the new instances to a cache.
 // 5: the cut-tile epilogue reaches its named barriers with converged warps (the
 //    counter reset joins the arrival's lane-0 block; the bulk-store wait is
-//    warp 0's); ping-pong runs split-K and stream-K; 64x128 instances in
-//    clusters of 2x2 and 2x4 (A multicast along N, as cuBLAS's decode kernel).
+//    warp 0's); ping-pong runs split-K and stream-K; clusters of up to 2x4.
 inline constexpr int kKernelVersion = 5;
 
 enum class Schedule { Static, Dynamic };

@@ -10,12 +10,12 @@
 //   STAGES   depth of the TMA -> wgmma ring (as many as fit in 227 KiB next to
 //            the epilogue's staging buffers)
 //   CLUSTER_M  CTAs per cluster along M (2: the B tile is multicast to both)
-//   CLUSTER_N  CTAs per cluster along N (2 or 4: the A tile is multicast to all;
-//            for small M, where every N tile re-reads the same A rows). 2x2 and
-//            2x4 (64x128 only): each CTA loads a slice of A and of B, multicast
-//            along its row and column; cuBLAS's decode kernel at 128x5376x4096 on
-//            the H200 runs 64x96 tiles in 8-CTA clusters
-//            (bench/results/2026-11-30-h200-pingpong-cut/experiments/1-diagnose)
+//   CLUSTER_N  CTAs per cluster along N (2: the A tile is multicast to both; for
+//            small M, where every N tile re-reads the same A rows). The kernel
+//            takes 2x2 and 2x4 too (A and B multicast, up to 8 CTAs): 64x128 in
+//            2x2 ran level with 2x1 at M = 128 and 2x4 3-5% slower, so neither is
+//            compiled (bench/results/2026-11-30-h200-pingpong-cut; cuBLAS's decode
+//            kernel there runs 64x96 tiles in 8-CTA clusters)
 //   DYNAMIC  0: static persistent schedule; 1: atomic work counter
 //   PINGPONG 0: cooperative, the BM / 64 consumer warpgroups split every tile's rows;
 //            1: ping-pong (BM = 128), the two consumer warpgroups take whole tiles
@@ -50,6 +50,4 @@
   X(64, 256, 5, 2, 1, 0, 0)   \
   X(128, 128, 6, 2, 1, 0, 1)  \
   X(128, 128, 6, 1, 2, 0, 1)  \
-  X(128, 128, 6, 1, 1, 0, 1)  \
-  X(64, 128, 8, 2, 2, 0, 0)   \
-  X(64, 128, 8, 2, 4, 0, 0)
+  X(128, 128, 6, 1, 1, 0, 1)
