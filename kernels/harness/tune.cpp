@@ -412,6 +412,7 @@ std::vector<TuneShapeOutcome> run_tune(const TuneOptions& opt, tune::TuneCache c
       if (opt.progress) std::fprintf(stderr, "\r[tune] %zu/%zu %s: in the cache already, skipped\n", si + 1,
                                      opt.shapes.size(), label.c_str());
       outcomes.push_back(outcome);
+      if (opt.on_shape) opt.on_shape(outcome);
       continue;
     }
 
@@ -435,6 +436,7 @@ std::vector<TuneShapeOutcome> run_tune(const TuneOptions& opt, tune::TuneCache c
     tune::save_tune_cache(opt.cache_path, cache);
     if (opt.progress) std::fprintf(stderr, "\n");
     outcomes.push_back(outcome);
+    if (opt.on_shape) opt.on_shape(outcome);
   }
   return outcomes;
 }

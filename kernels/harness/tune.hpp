@@ -9,11 +9,13 @@
 // context (an illegal address, a trap) is recorded as a failure and the shape is
 // tuned again without it, so no configuration can end the sweep.
 #include <cstdint>
+#include <functional>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "tune/cache.hpp"
+#include "tune/outcome.hpp"
 #include "tune/shape_set.hpp"
 
 namespace gemmscope::harness {
@@ -27,16 +29,11 @@ struct TuneOptions {
   bool progress = true;
   bool skip_tuned = false;             // leave shapes that already have an entry for this GPU/CUDA/driver/version
   int hang_seconds = 120;              // a worker silent this long is killed and its configuration recorded (<= 0: never)
+  // Called once per shape when it is done (after the cache is saved), skipped ones too.
+  std::function<void(const tune::ShapeOutcome&)> on_shape;
 };
 
-struct TuneShapeOutcome {
-  tune::NamedShape shape;
-  std::string best;                    // empty when no configuration passed
-  double best_ms = 0, cublas_ms = 0;
-  int timed = 0, failed = 0;
-  bool skipped = false;                // skip_tuned and the cache had it
-  bool kept_cached = false;            // --configs sweep: the cache's entry was faster and stays
-};
+using TuneShapeOutcome = tune::ShapeOutcome;
 
 // No usable GPU (tune exits with status 3, as bench and check do).
 class NoGpuError : public std::runtime_error {

@@ -69,24 +69,19 @@ const gemmscope::cli::Registration reg{"tune", [](CLI::App& app) {
     } catch (const gemmscope::tune::TuneCacheError& e) {
       throw std::invalid_argument(e.what());
     }
-    std::vector<gemmscope::harness::TuneShapeOutcome> outcomes;
+    // Each shape's row as soon as it is done, so a sweep stopped part-way still
+    // shows what it tuned (the cache has it too: it is saved after every shape).
+    opt.on_shape = [header = true](const gemmscope::tune::ShapeOutcome& o) mutable {
+      if (header) std::fputs(gemmscope::tune::outcome_table_header().c_str(), stdout);
+      header = false;
+      std::fputs(gemmscope::tune::outcome_table_row(o).c_str(), stdout);
+      std::fflush(stdout);
+    };
     try {
-      outcomes = gemmscope::harness::run_tune(opt, std::move(cache));
+      gemmscope::harness::run_tune(opt, std::move(cache));
     } catch (const gemmscope::harness::NoGpuError& e) {
       std::fprintf(stderr, "gemmscope tune: %s\n", e.what());
       std::exit(3);
-    }
-    std::printf("%-28s %-22s %-40s %10s %10s %7s %6s %6s\n", "shape set row", "MxNxK", "best configuration",
-                "best_ms", "cublas_ms", "ratio", "timed", "failed");
-    for (const auto& o : outcomes) {
-      if (o.skipped) continue;
-      const std::string shape = std::to_string(o.shape.m) + "x" + std::to_string(o.shape.n) + "x" +
-                                std::to_string(o.shape.k);
-      std::printf("%-28s %-22s %-40s %10.4f %10.4f %7.3f %6d %6d%s\n",
-                  (o.shape.model.empty() ? std::string("-") : o.shape.model + "/" + o.shape.layer).c_str(),
-                  shape.c_str(), o.best.empty() ? "(none passed)" : o.best.c_str(), o.best_ms, o.cublas_ms,
-                  o.best_ms > 0 ? o.cublas_ms / o.best_ms : 0.0, o.timed, o.failed,
-                  o.kept_cached ? "  (slower than the cache's entry, which stays)" : "");
     }
     std::printf("cache: %s\n", args->cache.c_str());
   });

@@ -1,0 +1,34 @@
+#include "tune/outcome.hpp"
+
+#include <cstdio>
+
+namespace gemmscope::tune {
+namespace {
+
+template <class... Args>
+std::string format(const char* fmt, Args... args) {
+  const int n = std::snprintf(nullptr, 0, fmt, args...);
+  std::string out(static_cast<size_t>(n) + 1, '\0');
+  std::snprintf(out.data(), out.size(), fmt, args...);
+  out.resize(static_cast<size_t>(n));
+  return out;
+}
+
+}  // namespace
+
+std::string outcome_table_header() {
+  return format("%-28s %-22s %-40s %10s %10s %7s %6s %6s\n", "shape set row", "MxNxK", "best configuration",
+                "best_ms", "cublas_ms", "ratio", "timed", "failed");
+}
+
+std::string outcome_table_row(const ShapeOutcome& o) {
+  if (o.skipped) return {};
+  const std::string shape = std::to_string(o.shape.m) + "x" + std::to_string(o.shape.n) + "x" + std::to_string(o.shape.k);
+  const std::string row = o.shape.model.empty() ? std::string("-") : o.shape.model + "/" + o.shape.layer;
+  return format("%-28s %-22s %-40s %10.4f %10.4f %7.3f %6d %6d%s\n", row.c_str(), shape.c_str(),
+                o.best.empty() ? "(none passed)" : o.best.c_str(), o.best_ms, o.cublas_ms,
+                o.best_ms > 0 ? o.cublas_ms / o.best_ms : 0.0, o.timed, o.failed,
+                o.kept_cached ? "  (slower than the cache's entry, which stays)" : "");
+}
+
+}  // namespace gemmscope::tune

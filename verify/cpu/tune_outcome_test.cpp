@@ -1,0 +1,44 @@
+// The row `gemmscope tune` prints per shape as soon as it is done, written out by
+// hand from an H200 log (bench/results/2026-11-30-h200-pingpong-cut/logs/tune-3.log;
+// its ratio, 0.948, came from the unrounded times: 0.947 from the rounded ones here).
+#include <gtest/gtest.h>
+
+#include "tune/outcome.hpp"
+
+namespace gemmscope::tune {
+namespace {
+
+TEST(TuneOutcome, RowAsTheLogShowsIt) {
+  ShapeOutcome o;
+  o.shape = NamedShape{"gemma3-27b", "o", 2048, 5376, 4096};
+  o.best = "128x128x64.s6.wg2pp.c2x1.static.g0.streamk";
+  o.best_ms = 0.1252;
+  o.cublas_ms = 0.1186;
+  o.timed = 273;
+  EXPECT_EQ(outcome_table_row(o),
+            "gemma3-27b/o                 2048x5376x4096         128x128x64.s6.wg2pp.c2x1.static.g0.streamk     "
+            "0.1252     0.1186   0.947    273      0\n");
+}
+
+TEST(TuneOutcome, HeaderSkippedNoneAndKept) {
+  EXPECT_EQ(outcome_table_header(),
+            "shape set row                MxNxK                  best configuration                          best_ms  "
+            "cublas_ms   ratio  timed failed\n");
+  ShapeOutcome o;
+  o.shape = NamedShape{"", "", 64, 64, 64};
+  o.skipped = true;
+  EXPECT_EQ(outcome_table_row(o), "");
+  o.skipped = false;
+  o.failed = 3;
+  const std::string none = outcome_table_row(o);
+  EXPECT_EQ(none.substr(0, 29), "-                            ");
+  EXPECT_NE(none.find("(none passed)"), std::string::npos);
+  EXPECT_NE(none.find("  0.000      0      3\n"), std::string::npos);
+  o.best = "64x128x64.s8.wg1.c2x1.static.g0.sk1";
+  o.best_ms = 0.02, o.cublas_ms = 0.01, o.kept_cached = true;
+  EXPECT_NE(outcome_table_row(o).find("0.500      0      3  (slower than the cache's entry, which stays)\n"),
+            std::string::npos);
+}
+
+}  // namespace
+}  // namespace gemmscope::tune
