@@ -280,8 +280,7 @@ std::string today() {
 
 }  // namespace
 
-std::vector<TuneShapeOutcome> run_tune(const TuneOptions& opt, tune::TuneCache cache) {
-  std::vector<TuneShapeOutcome> outcomes;
+void run_tune(const TuneOptions& opt, tune::TuneCache cache) {
   // Work estimate for the time left: flops x candidates per shape (candidates known
   // once the first child has said how many SMs there are).
   int sms = 0;
@@ -295,7 +294,7 @@ std::vector<TuneShapeOutcome> run_tune(const TuneOptions& opt, tune::TuneCache c
 
   for (size_t si = 0; si < opt.shapes.size(); ++si) {
     const tune::NamedShape& ns = opt.shapes[si];
-    TuneShapeOutcome outcome{ns, {}, 0, 0, 0, 0};
+    tune::ShapeOutcome outcome{ns, {}, 0, 0, 0, 0};
     std::set<std::string> excluded;
     std::map<std::string, std::string> failures;
     std::map<std::string, double> ok;
@@ -411,7 +410,6 @@ std::vector<TuneShapeOutcome> run_tune(const TuneOptions& opt, tune::TuneCache c
     if (outcome.skipped) {
       if (opt.progress) std::fprintf(stderr, "\r[tune] %zu/%zu %s: in the cache already, skipped\n", si + 1,
                                      opt.shapes.size(), label.c_str());
-      outcomes.push_back(outcome);
       if (opt.on_shape) opt.on_shape(outcome);
       continue;
     }
@@ -435,10 +433,8 @@ std::vector<TuneShapeOutcome> run_tune(const TuneOptions& opt, tune::TuneCache c
     }
     tune::save_tune_cache(opt.cache_path, cache);
     if (opt.progress) std::fprintf(stderr, "\n");
-    outcomes.push_back(outcome);
     if (opt.on_shape) opt.on_shape(outcome);
   }
-  return outcomes;
 }
 
 }  // namespace gemmscope::harness

@@ -33,7 +33,6 @@ struct TuneOptions {
   std::function<void(const tune::ShapeOutcome&)> on_shape;
 };
 
-using TuneShapeOutcome = tune::ShapeOutcome;
 
 // No usable GPU (tune exits with status 3, as bench and check do).
 class NoGpuError : public std::runtime_error {
@@ -41,10 +40,11 @@ class NoGpuError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-// Returns one outcome per shape, starting from `cache` (what options.cache_path held,
-// read once by the caller, which can then refuse a corrupt file as bad input before
-// any GPU work); throws std::runtime_error when no GPU is usable (the message says
-// why) or the cache cannot be written.
-std::vector<TuneShapeOutcome> run_tune(const TuneOptions& options, tune::TuneCache cache);
+// Tunes every shape in turn, reporting each one's outcome through options.on_shape,
+// starting from `cache` (what options.cache_path held, read once by the caller,
+// which can then refuse a corrupt file as bad input before any GPU work); throws
+// std::runtime_error when no GPU is usable (the message says why) or the cache
+// cannot be written.
+void run_tune(const TuneOptions& options, tune::TuneCache cache);
 
 }  // namespace gemmscope::harness

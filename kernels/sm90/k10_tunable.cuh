@@ -311,22 +311,19 @@ __global__ void __launch_bounds__(128 * (1 + BM / 64), 1)
           for (int h = 0; h < kHalves; ++h)
             ptx::WgmmaBf16F32<BN>::mma(acc[h], desc_advance(a, h * kHalfBytesA + kk * 2), desc_advance(b, kk * 2), 1);
         ptx::wgmma_commit_group();
+        // Test the next stage's barrier while this step's wgmmas run, so the next step
+        // starts without a wait when its data is already there (CUTLASS's
+        // consumer_try_wait token). Ping-pong tests before waiting for the previous
+        // step's wgmmas, so the test's latency hides behind that wait; cooperative
+        // after it.
         if constexpr (PingPong) {
-          // Test the next stage's barrier while this step's wgmmas are queued and
-          // before waiting for the previous step's: the test's result is not
-          // needed until the next step, so its latency hides behind the wait.
           p = p.advance();
           ready = kb + 1 < w.kb_end && mbarrier_test(&s.full[p.stage()], p.phase());
-          ptx::wgmma_wait_group<1>();
-          if (kb > w.kb_begin) release(previous);
-          previous = st;
-        } else {
-          ptx::wgmma_wait_group<1>();
-          if (kb > w.kb_begin) release(previous);
-          previous = st;
-          // Test the next stage's barrier now, while this step's wgmmas run, so the
-          // next step starts without a wait when its data is already there (CUTLASS's
-          // consumer_try_wait token).
+        }
+        ptx::wgmma_wait_group<1>();
+        if (kb > w.kb_begin) release(previous);
+        previous = st;
+        if constexpr (!PingPong) {
           p = p.advance();
           ready = kb + 1 < w.kb_end && mbarrier_test(&s.full[p.stage()], p.phase());
         }
