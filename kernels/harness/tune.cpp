@@ -138,7 +138,7 @@ bool context_alive() {
 }
 
 int tune_child(const tune::NamedShape& ns, const std::set<std::string>& excluded, const TuneOptions& opt,
-               uint64_t seed, FILE* out) {
+               const tune::TuneCache& cache, uint64_t seed, FILE* out) {
   auto say = [&](const std::string& line) {
     std::fputs((line + "\n").c_str(), out);
     std::fflush(out);
@@ -155,13 +155,12 @@ int tune_child(const tune::NamedShape& ns, const std::set<std::string>& excluded
   say("env\t" + clean(key.gpu) + "\t" + clean(key.cuda) + "\t" + clean(key.driver) + "\t" +
       std::to_string(prop.multiProcessorCount));
 
-  std::vector<tune::KernelConfig> list;
-  for (const auto& c : tune::candidates({s.m, s.n, s.k}, prop.multiProcessorCount)) {
-    const std::string name = tune::to_string(c);
-    if (excluded.count(name)) continue;
-    if (!opt.only.empty() && !tune::selected(c, opt.only)) continue;
-    list.push_back(c);
-  }
+  // A selection (--configs) is timed together with the cache's entry for the shape.
+  const tune::TuneEntry* held = opt.only.empty() ? nullptr : cache.find(key);
+  const std::string incumbent = held ? held->config : std::string();
+  const std::vector<tune::KernelConfig> list =
+      tune::sweep_list(tune::candidates({s.m, s.n, s.k}, prop.multiProcessorCount), excluded, opt.only, incumbent);
+  if (held) say("incumbent\t" + clean(incumbent));
   say("count\t" + std::to_string(list.size()));
 
   const HostProblem p = HostProblem::random(s, seed);
@@ -320,7 +319,7 @@ void run_tune(const TuneOptions& opt, tune::TuneCache cache) {
             std::fprintf(out, "skip\n");
             code = 0;
           } else {
-            code = tune_child(ns, excluded, opt, opt.seed + si, out);
+            code = tune_child(ns, excluded, opt, cache, opt.seed + si, out);
           }
         } catch (const std::exception& e) {
           std::fprintf(out, "fatal\t%s\n", clean(e.what()).c_str());
@@ -347,6 +346,8 @@ void run_tune(const TuneOptions& opt, tune::TuneCache cache) {
         const auto f = fields(l);
         if (f[0] == "skip") {
           outcome.skipped = true;
+        } else if (f[0] == "incumbent" && f.size() >= 2) {
+          outcome.incumbent = f[1];
         } else if (f[0] == "env" && f.size() >= 5) {
           key.gpu = f[1], key.cuda = f[2], key.driver = f[3];
           sms = std::atoi(f[4].c_str());
@@ -424,12 +425,9 @@ void run_tune(const TuneOptions& opt, tune::TuneCache cache) {
       const auto best = std::min_element(ok.begin(), ok.end(), [](auto& a, auto& b) { return a.second < b.second; });
       outcome.best = best->first;
       outcome.best_ms = best->second;
-      const tune::TuneEntry entry{key, best->first, best->second, cublas_ms, outcome.timed, today()};
-      // A sweep over some candidates only (--configs) keeps a faster entry already there.
-      if (opt.only.empty())
-        cache.upsert(entry);
-      else
-        outcome.kept_cached = !cache.upsert_if_faster(entry);
+      // With --configs the cache's entry was timed in the same run (if it still runs
+      // and is a candidate), so the fastest of this sweep replaces it either way.
+      cache.upsert(tune::TuneEntry{key, best->first, best->second, cublas_ms, outcome.timed, today()});
     }
     tune::save_tune_cache(opt.cache_path, cache);
     if (opt.progress) std::fprintf(stderr, "\n");

@@ -394,17 +394,6 @@ void TuneCache::upsert(const TuneEntry& e) {
   entries.push_back(e);
 }
 
-bool TuneCache::upsert_if_faster(const TuneEntry& e) {
-  if (const TuneEntry* existing = find(e.key)) {
-    const bool ratios = existing->cublas_ms > 0 && e.cublas_ms > 0;
-    const bool faster = ratios ? e.median_ms / e.cublas_ms < existing->median_ms / existing->cublas_ms
-                               : e.median_ms < existing->median_ms;
-    if (!faster) return false;
-  }
-  upsert(e);
-  return true;
-}
-
 void TuneCache::add_failure(const TuneFailure& f) {
   for (TuneFailure& existing : failures)
     if (existing.key == f.key && existing.config == f.config) {

@@ -71,11 +71,6 @@ struct TuneCache {
 
   const TuneEntry* find(const TuneKey& key) const;  // exact key match, nullptr if none
   void upsert(const TuneEntry& e);                  // replaces the entry with the same key, else appends
-  // For a sweep over some of the candidates (`tune --configs`): replaces the entry
-  // with the same key only if e is faster, else appends. Faster is a lower ratio to
-  // cuBLAS when both entries measured cuBLAS (each against its own run's cuBLAS, so
-  // entries from two tune runs compare), else a lower median. Returns whether e went in.
-  bool upsert_if_faster(const TuneEntry& e);
   void add_failure(const TuneFailure& f);           // replaces the one with the same (key, config), else appends
   // Entries made on another GPU, CUDA, driver or kernel_version than `here` (m, n, k
   // ignored): for the warning "the cache at X holds N entries from another GPU; they

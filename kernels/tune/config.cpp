@@ -147,6 +147,19 @@ bool selected(const KernelConfig& c, const std::vector<std::string>& selection) 
   });
 }
 
+std::vector<KernelConfig> sweep_list(const std::vector<KernelConfig>& candidates,
+                                     const std::set<std::string>& excluded,
+                                     const std::vector<std::string>& selection, const std::string& incumbent) {
+  std::vector<KernelConfig> list;
+  for (const KernelConfig& c : candidates) {
+    const std::string name = to_string(c);
+    if (excluded.count(name)) continue;
+    if (!selection.empty() && !selected(c, selection) && name != incumbent) continue;
+    list.push_back(c);
+  }
+  return list;
+}
+
 int64_t shared_memory_bytes(const KernelConfig& c) {
   constexpr int64_t kStoreCols = 64, kStagingBuffers = 2;
   const int64_t ring = static_cast<int64_t>(c.stages) * (c.bm + c.bn) * c.bk * 2;

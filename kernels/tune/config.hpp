@@ -15,6 +15,7 @@
 // (tune/instances.hpp); the group, split-K and stream-K are run-time values.
 #include <algorithm>
 #include <cstdint>
+#include <set>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -77,6 +78,16 @@ KernelConfig parse_config(std::string_view text);
 // ConfigError as parse_config does); selected() says whether c is in the selection.
 std::string parse_selection_item(std::string_view text);
 bool selected(const KernelConfig& c, const std::vector<std::string>& selection);
+
+// The configurations one tune sweep times for a shape, in candidates' order: those
+// not in `excluded` (failed earlier in this sweep) and, when `selection` is not empty,
+// only the selected ones plus `incumbent`, the configuration the cache holds for the
+// shape (if it is one of the candidates). So a selection replaces a cached entry only
+// by beating it in the same interleaved run: ratios to cuBLAS from two runs differ by
+// more than the gaps they would decide (bench/results/2026-11-30-h200-split-n).
+std::vector<KernelConfig> sweep_list(const std::vector<KernelConfig>& candidates,
+                                     const std::set<std::string>& excluded,
+                                     const std::vector<std::string>& selection, const std::string& incumbent);
 
 // The compiled instances (group 0, split 1), in tune/instances.hpp order.
 const std::vector<KernelConfig>& compiled_instances();

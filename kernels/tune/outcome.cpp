@@ -24,11 +24,16 @@ std::string outcome_table_header() {
 std::string outcome_table_row(const ShapeOutcome& o) {
   if (o.skipped) return {};
   const std::string shape = std::to_string(o.shape.m) + "x" + std::to_string(o.shape.n) + "x" + std::to_string(o.shape.k);
+  // A --configs sweep says what became of the cache's entry it was timed against.
+  std::string suffix;
+  if (!o.incumbent.empty() && !o.best.empty())
+    suffix = o.best == o.incumbent ? "  (the cache's entry, timed with the selection, stays)"
+                                   : "  (replaces the cache's " + o.incumbent + ")";
   const std::string row = o.shape.model.empty() ? std::string("-") : o.shape.model + "/" + o.shape.layer;
   return format("%-28s %-22s %-40s %10.4f %10.4f %7.3f %6d %6d%s\n", row.c_str(), shape.c_str(),
                 o.best.empty() ? "(none passed)" : o.best.c_str(), o.best_ms, o.cublas_ms,
                 o.best_ms > 0 ? o.cublas_ms / o.best_ms : 0.0, o.timed, o.failed,
-                o.kept_cached ? "  (slower than the cache's entry, which stays)" : "");
+                suffix.c_str());
 }
 
 }  // namespace gemmscope::tune

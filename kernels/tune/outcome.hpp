@@ -14,7 +14,7 @@ struct ShapeOutcome {
   double best_ms = 0, cublas_ms = 0;
   int timed = 0, failed = 0;
   bool skipped = false;         // --skip-tuned and the cache had it
-  bool kept_cached = false;     // --configs sweep: the cache's entry was faster and stays
+  std::string incumbent;        // --configs sweep: the cache's entry for the shape, timed with the selection
 };
 
 // The table's header line and one shape's line (each ending in '\n'); a skipped

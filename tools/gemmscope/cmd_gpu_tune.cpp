@@ -31,8 +31,8 @@ const gemmscope::cli::Registration reg{"tune", [](CLI::App& app) {
   cmd->add_option("--configs", args->only,
                   "comma-separated configurations to try instead of all candidates (those a shape cannot run are "
                   "left out), or instances (the first five fields, e.g. 128x128x64.s6.wg2pp.c2x1.static: all "
-                  "of its candidates); a shape already in the cache keeps its entry unless one of these beats it (by the "
-                  "ratio to cuBLAS)");
+                  "of its candidates); a shape already in the cache has its entry timed with them in the same run, "
+                  "and the fastest of the run replaces it");
   cmd->add_option("--warmup", args->warmup, "untimed rounds per shape")->check(CLI::Range(0, 100))->capture_default_str();
   cmd->add_option("--repeats", args->repeats, "timed rounds per shape (2 launches each)")
       ->check(CLI::Range(1, 1000))

@@ -353,33 +353,6 @@ TEST(TuneCache, FindUpsertAddFailure) {
   EXPECT_EQ(cache.failures[2].reason, "r4");
 }
 
-TEST(TuneCache, UpsertIfFasterKeepsTheFasterEntry) {
-  TuneCache cache;
-  // New key: appended.
-  EXPECT_TRUE(cache.upsert_if_faster({kH200Key, "a", 1.0, 1.0, 4, "d1"}));
-  // Same cuBLAS, higher median: slower. Kept out.
-  EXPECT_FALSE(cache.upsert_if_faster({kH200Key, "b", 1.1, 1.0, 2, "d2"}));
-  EXPECT_EQ(cache.find(kH200Key)->config, "a");
-  // A lower median in a run whose cuBLAS was faster still: ratio 0.9 / 0.8 > 1.0. Kept out.
-  EXPECT_FALSE(cache.upsert_if_faster({kH200Key, "c", 0.9, 0.8, 2, "d2"}));
-  EXPECT_EQ(cache.find(kH200Key)->config, "a");
-  // A higher median in a slower run, but a better ratio: 1.2 / 1.3 < 1.0. Goes in.
-  EXPECT_TRUE(cache.upsert_if_faster({kH200Key, "d", 1.2, 1.3, 2, "d3"}));
-  EXPECT_EQ(cache.find(kH200Key)->config, "d");
-  EXPECT_EQ(cache.find(kH200Key)->date, "d3");
-  // Without cuBLAS on one side: medians compare.
-  TuneKey other = kH200Key;
-  other.m = 128;
-  EXPECT_TRUE(cache.upsert_if_faster({other, "e", 2.0, 0, 1, "d1"}));
-  EXPECT_FALSE(cache.upsert_if_faster({other, "f", 2.5, 1.0, 1, "d1"}));
-  EXPECT_TRUE(cache.upsert_if_faster({other, "g", 1.5, 1.0, 1, "d1"}));
-  ASSERT_EQ(cache.entries.size(), 2u);
-  EXPECT_EQ(cache.entries[1].config, "g");
-  // An equal entry is not faster: the first one stays.
-  EXPECT_FALSE(cache.upsert_if_faster({other, "h", 1.5, 1.0, 1, "d2"}));
-  EXPECT_EQ(cache.find(other)->config, "g");
-}
-
 TEST(TuneCache, ForeignEntries) {
   const TuneCache cache = parse_tune_cache(kValid);
   EXPECT_EQ(cache.foreign_entries(kH200Key), 1u);  // the H100 entry

@@ -121,6 +121,36 @@ TEST(TuneConfig, SelectionsOfConfigurationsAndInstances) {
   EXPECT_FALSE(selected(parse_config("64x128x64.s8.wg1.c2x1.static.g0.sk2"), {}));
 }
 
+// What one sweep times: with a selection, the selected candidates plus the cache's
+// entry for the shape, so the two are timed in the same interleaved run.
+TEST(TuneConfig, SweepListAddsTheIncumbentToASelection) {
+  const std::vector<KernelConfig> all{parse_config("128x256x64.s4.wg2.c2x1.static.g0.sk1"),
+                                      parse_config("128x128x64.s6.wg2pp.c2x1.static.g0.sk1"),
+                                      parse_config("128x128x64.s6.wg2pp.c2x1.static.g8.sk1"),
+                                      parse_config("64x128x64.s8.wg1.c2x1.static.g0.sk2")};
+  auto names = [](const std::vector<KernelConfig>& list) {
+    std::vector<std::string> out;
+    for (const auto& c : list) out.push_back(to_string(c));
+    return out;
+  };
+  using V = std::vector<std::string>;
+  const std::string held = "128x256x64.s4.wg2.c2x1.static.g0.sk1";
+  // No selection: every candidate not excluded; the incumbent changes nothing.
+  EXPECT_EQ(names(sweep_list(all, {}, {}, held)).size(), 4u);
+  EXPECT_EQ(names(sweep_list(all, {"64x128x64.s8.wg1.c2x1.static.g0.sk2"}, {}, "")),
+            (V{held, "128x128x64.s6.wg2pp.c2x1.static.g0.sk1", "128x128x64.s6.wg2pp.c2x1.static.g8.sk1"}));
+  // A selection: its candidates, and the incumbent in candidates' order.
+  const V sel{"128x128x64.s6.wg2pp.c2x1.static"};
+  EXPECT_EQ(names(sweep_list(all, {}, sel, held)),
+            (V{held, "128x128x64.s6.wg2pp.c2x1.static.g0.sk1", "128x128x64.s6.wg2pp.c2x1.static.g8.sk1"}));
+  EXPECT_EQ(names(sweep_list(all, {}, sel, "")),
+            (V{"128x128x64.s6.wg2pp.c2x1.static.g0.sk1", "128x128x64.s6.wg2pp.c2x1.static.g8.sk1"}));
+  // An incumbent that is not one of the shape's candidates is not added.
+  EXPECT_EQ(names(sweep_list(all, {}, sel, "128x192x64.s4.wg2.c2x1.static.g0.sk1")).size(), 2u);
+  // One that failed earlier in the sweep stays out.
+  EXPECT_EQ(names(sweep_list(all, {held}, sel, held)).size(), 2u);
+}
+
 TEST(TuneConfig, RefusalsNameTheFieldAndValue) {
   EXPECT_NE(refusal("128x256x64.s4.wg2.c2x1.static.g0").find("expected 7 fields"), std::string::npos);
   EXPECT_NE(refusal("128x256.s4.wg2.c2x1.static.g0.sk1").find("must be BMxBNxBK"), std::string::npos);

@@ -35,8 +35,13 @@ TEST(TuneOutcome, HeaderSkippedNoneAndKept) {
   EXPECT_NE(none.find("(none passed)"), std::string::npos);
   EXPECT_NE(none.find("  0.000      0      3\n"), std::string::npos);
   o.best = "64x128x64.s8.wg1.c2x1.static.g0.sk1";
-  o.best_ms = 0.02, o.cublas_ms = 0.01, o.kept_cached = true;
-  EXPECT_NE(outcome_table_row(o).find("0.500      0      3  (slower than the cache's entry, which stays)\n"),
+  o.best_ms = 0.02, o.cublas_ms = 0.01;
+  EXPECT_NE(outcome_table_row(o).find("0.500      0      3\n"), std::string::npos);
+  o.incumbent = o.best;
+  EXPECT_NE(outcome_table_row(o).find("0.500      0      3  (the cache's entry, timed with the selection, stays)\n"),
+            std::string::npos);
+  o.incumbent = "128x256x64.s4.wg2.c2x1.static.g0.sk1";
+  EXPECT_NE(outcome_table_row(o).find("  (replaces the cache's 128x256x64.s4.wg2.c2x1.static.g0.sk1)\n"),
             std::string::npos);
 }
 
