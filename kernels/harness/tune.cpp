@@ -17,6 +17,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <limits>
 #include <map>
 #include <random>
 #include <set>
@@ -254,8 +255,31 @@ int tune_child(const tune::NamedShape& ns, const std::set<std::string>& excluded
     }
   }
   say("cublas\t" + std::to_string(median_of(cublas_times)));
+  std::vector<double> medians(alive.size(), std::numeric_limits<double>::infinity());
   for (size_t i = 0; i < alive.size(); ++i)
-    if (!dropped[i]) say("ok\t" + alive[i].name + "\t" + std::to_string(median_of(alive[i].times)));
+    if (!dropped[i]) {
+      medians[i] = median_of(alive[i].times);
+      say("ok\t" + alive[i].name + "\t" + std::to_string(medians[i]));
+    }
+
+  // 3. Refine: the few fastest are timed again, with cuBLAS, on rounds of their own
+  // (one untimed), and the pick is made on these rounds alone.
+  const std::vector<size_t> picks = tune::refine_picks(medians, opt.refine, kRefineSpread);
+  if (picks.empty()) return 0;
+  std::vector<float> cublas_again;
+  std::vector<std::vector<float>> again(picks.size());
+  for (int round = 0; round < 1 + opt.refine_repeats; ++round) {
+    const bool timed = round >= 1;
+    time_two([&](const GemmOperands& o) { cublas.run(o, stream); }, timed ? &cublas_again : nullptr);
+    for (size_t j = 0; j < picks.size(); ++j) {
+      const Candidate& c = alive[picks[j]];
+      say("run\t" + c.name);
+      time_two([&](const GemmOperands& o) { sm90::k10::launch(c.config, s, o, stream); }, timed ? &again[j] : nullptr);
+    }
+  }
+  say("cublas-refined\t" + std::to_string(median_of(cublas_again)));
+  for (size_t j = 0; j < picks.size(); ++j)
+    say("refined\t" + alive[picks[j]].name + "\t" + std::to_string(median_of(again[j])));
   return 0;
 }
 
@@ -298,7 +322,8 @@ void run_tune(const TuneOptions& opt, tune::TuneCache cache) {
     std::map<std::string, std::string> failures;
     std::map<std::string, double> ok;
     tune::TuneKey key;
-    double cublas_ms = 0;
+    std::map<std::string, double> refined;  // the refine round's medians (empty: none)
+    double cublas_ms = 0, cublas_refined_ms = 0;
     int count = 0;
     std::set<std::string> touched;  // configurations checked so far (progress)
     const std::string label = ns.model + "/" + ns.layer + " " + std::to_string(ns.m) + "x" + std::to_string(ns.n) +
@@ -366,6 +391,10 @@ void run_tune(const TuneOptions& opt, tune::TuneCache cache) {
           ok[f[1]] = std::atof(f[2].c_str());
         } else if (f[0] == "cublas" && f.size() >= 2) {
           cublas_ms = std::atof(f[1].c_str());
+        } else if (f[0] == "refined" && f.size() >= 3) {
+          refined[f[1]] = std::atof(f[2].c_str());
+        } else if (f[0] == "cublas-refined" && f.size() >= 2) {
+          cublas_refined_ms = std::atof(f[1].c_str());
         } else if (f[0] == "nogpu") {
           fatal = "no usable CUDA device (" + (f.size() > 1 ? f[1] : std::string("?")) + "); tune needs the GPU";
         } else if (f[0] == "fatal") {
@@ -406,6 +435,7 @@ void run_tune(const TuneOptions& opt, tune::TuneCache cache) {
                                  : "the CUDA context was lost while it ran" + (fatal.empty() ? "" : ": " + fatal);
       excluded.insert(running);
       ok.clear();
+      refined.clear();
     }
     done_work += shape_work(ns);
     if (outcome.skipped) {
@@ -422,12 +452,22 @@ void run_tune(const TuneOptions& opt, tune::TuneCache cache) {
     outcome.timed = static_cast<int>(ok.size());
     outcome.cublas_ms = cublas_ms;
     if (!ok.empty()) {
-      const auto best = std::min_element(ok.begin(), ok.end(), [](auto& a, auto& b) { return a.second < b.second; });
-      outcome.best = best->first;
-      outcome.best_ms = best->second;
+      auto fastest = [](const std::map<std::string, double>& times) {
+        return *std::min_element(times.begin(), times.end(), [](auto& a, auto& b) { return a.second < b.second; });
+      };
+      const auto first = fastest(ok);
+      // The refine round's pick, with its own cuBLAS timing, where there was one.
+      const auto best = refined.empty() ? first : fastest(refined);
+      if (!refined.empty()) {
+        outcome.cublas_ms = cublas_ms = cublas_refined_ms;
+        outcome.refined = static_cast<int>(refined.size());
+        if (best.first != first.first) outcome.first_round = first.first;
+      }
+      outcome.best = best.first;
+      outcome.best_ms = best.second;
       // With --configs the cache's entry was timed in the same run (if it still runs
       // and is a candidate), so the fastest of this sweep replaces it either way.
-      cache.upsert(tune::TuneEntry{key, best->first, best->second, cublas_ms, outcome.timed, today()});
+      cache.upsert(tune::TuneEntry{key, best.first, best.second, cublas_ms, outcome.timed, today()});
     }
     tune::save_tune_cache(opt.cache_path, cache);
     if (opt.progress) std::fprintf(stderr, "\n");

@@ -25,6 +25,10 @@ struct TuneOptions {
   std::string cache_path;              // read (if present), updated and rewritten after each shape
   std::vector<std::string> only;       // if non-empty: only these (tune::parse_selection_item forms)
   int warmup = 2, repeats = 10;        // interleaved rounds per shape, 2 launches per candidate per round
+  // Refine round: the `refine` fastest within kRefineSpread of the fastest are timed
+  // again for `refine_repeats` rounds of their own, and the pick is made on those
+  // (refine < 2: no refine round).
+  int refine = 3, refine_repeats = 30;
   uint64_t seed = 1;
   bool progress = true;
   bool skip_tuned = false;             // leave shapes that already have an entry for this GPU/CUDA/driver/version
@@ -33,6 +37,8 @@ struct TuneOptions {
   std::function<void(const tune::ShapeOutcome&)> on_shape;
 };
 
+
+inline constexpr double kRefineSpread = 0.10;
 
 // No usable GPU (tune exits with status 3, as bench and check do).
 class NoGpuError : public std::runtime_error {

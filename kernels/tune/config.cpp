@@ -160,6 +160,22 @@ std::vector<KernelConfig> sweep_list(const std::vector<KernelConfig>& candidates
   return list;
 }
 
+std::vector<size_t> refine_picks(const std::vector<double>& medians, int count, double spread) {
+  std::vector<size_t> order;
+  for (size_t i = 0; i < medians.size(); ++i)
+    if (std::isfinite(medians[i])) order.push_back(i);
+  if (count < 2 || order.size() < 2) return {};
+  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return medians[a] < medians[b]; });
+  const double limit = medians[order[0]] * (1.0 + spread);
+  std::vector<size_t> picks;
+  for (const size_t i : order) {
+    if (static_cast<int>(picks.size()) == count || medians[i] > limit) break;
+    picks.push_back(i);
+  }
+  if (picks.size() < 2) picks.clear();
+  return picks;
+}
+
 int64_t shared_memory_bytes(const KernelConfig& c) {
   constexpr int64_t kStoreCols = 64, kStagingBuffers = 2;
   const int64_t ring = static_cast<int64_t>(c.stages) * (c.bm + c.bn) * c.bk * 2;

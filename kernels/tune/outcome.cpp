@@ -29,6 +29,7 @@ std::string outcome_table_row(const ShapeOutcome& o) {
   if (!o.incumbent.empty() && !o.best.empty())
     suffix = o.best == o.incumbent ? "  (the cache's entry, timed with the selection, stays)"
                                    : "  (replaces the cache's " + o.incumbent + ")";
+  if (!o.first_round.empty()) suffix += "  (refined " + std::to_string(o.refined) + "; first round: " + o.first_round + ")";
   const std::string row = o.shape.model.empty() ? std::string("-") : o.shape.model + "/" + o.shape.layer;
   return format("%-28s %-22s %-40s %10.4f %10.4f %7.3f %6d %6d%s\n", row.c_str(), shape.c_str(),
                 o.best.empty() ? "(none passed)" : o.best.c_str(), o.best_ms, o.cublas_ms,

@@ -15,6 +15,8 @@ struct ShapeOutcome {
   int timed = 0, failed = 0;
   bool skipped = false;         // --skip-tuned and the cache had it
   std::string incumbent;        // --configs sweep: the cache's entry for the shape, timed with the selection
+  int refined = 0;              // candidates timed again in the refine round (best_ms, cublas_ms are its)
+  std::string first_round;      // the first round's pick, where the refine round overturned it
 };
 
 // The table's header line and one shape's line (each ending in '\n'); a skipped

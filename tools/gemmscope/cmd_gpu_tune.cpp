@@ -15,7 +15,7 @@ struct TuneArgs {
   std::string shapes = "bench/shapes/llm_projections.csv";
   std::string cache = "gemmscope-tune.json";
   std::string only;
-  int warmup = 2, repeats = 10;
+  int warmup = 2, repeats = 10, refine = 3, refine_repeats = 30;
   bool quiet = false, skip_tuned = false;
   int hang_seconds = 120;
 };
@@ -35,6 +35,14 @@ const gemmscope::cli::Registration reg{"tune", [](CLI::App& app) {
                   "and the fastest of the run replaces it");
   cmd->add_option("--warmup", args->warmup, "untimed rounds per shape")->check(CLI::Range(0, 100))->capture_default_str();
   cmd->add_option("--repeats", args->repeats, "timed rounds per shape (2 launches each)")
+      ->check(CLI::Range(1, 1000))
+      ->capture_default_str();
+  cmd->add_option("--refine", args->refine,
+                  "time again the N fastest within 10% of the fastest, on rounds of their own, and pick among them "
+                  "(0 or 1: no refine round)")
+      ->check(CLI::Range(0, 64))
+      ->capture_default_str();
+  cmd->add_option("--refine-repeats", args->refine_repeats, "timed rounds of the refine round")
       ->check(CLI::Range(1, 1000))
       ->capture_default_str();
   cmd->add_flag("--quiet", args->quiet, "no progress bar");
@@ -58,6 +66,8 @@ const gemmscope::cli::Registration reg{"tune", [](CLI::App& app) {
     opt.cache_path = args->cache;
     opt.warmup = args->warmup;
     opt.repeats = args->repeats;
+    opt.refine = args->refine;
+    opt.refine_repeats = args->refine_repeats;
     opt.progress = !args->quiet;
     opt.skip_tuned = args->skip_tuned;
     opt.hang_seconds = args->hang_seconds;

@@ -6,6 +6,8 @@
 #include <rapidcheck.h>
 #include <rapidcheck/gtest.h>
 
+#include <cmath>
+#include <limits>
 #include <set>
 #include <string>
 
@@ -149,6 +151,23 @@ TEST(TuneConfig, SweepListAddsTheIncumbentToASelection) {
   EXPECT_EQ(names(sweep_list(all, {}, sel, "128x192x64.s4.wg2.c2x1.static.g0.sk1")).size(), 2u);
   // One that failed earlier in the sweep stays out.
   EXPECT_EQ(names(sweep_list(all, {held}, sel, held)).size(), 2u);
+}
+
+// The refine round's candidates: the fastest few within the spread, fastest first.
+TEST(TuneConfig, RefinePicksTheFastestFewWithinTheSpread) {
+  using V = std::vector<size_t>;
+  const double inf = std::numeric_limits<double>::infinity(), nan = std::nan("");
+  const std::vector<double> medians{1.08, 1.00, 1.20, nan, 1.02, inf, 1.05};
+  EXPECT_EQ(refine_picks(medians, 3, 0.10), (V{1, 4, 6}));
+  EXPECT_EQ(refine_picks(medians, 5, 0.10), (V{1, 4, 6, 0}));  // 1.20 is out of the 10%
+  EXPECT_EQ(refine_picks(medians, 5, 0.03), (V{1, 4}));
+  EXPECT_EQ(refine_picks(medians, 5, 0.01), V{});  // only the fastest: nothing to decide
+  EXPECT_EQ(refine_picks(medians, 1, 0.10), V{});
+  EXPECT_EQ(refine_picks(medians, 0, 0.10), V{});
+  EXPECT_EQ(refine_picks({nan, 1.0, inf}, 3, 1.0), V{});
+  EXPECT_EQ(refine_picks({}, 3, 0.1), V{});
+  // Ties keep the candidates' order.
+  EXPECT_EQ(refine_picks({2.0, 1.0, 1.0, 1.0}, 2, 0.0), (V{1, 2}));
 }
 
 TEST(TuneConfig, RefusalsNameTheFieldAndValue) {

@@ -43,6 +43,11 @@ TEST(TuneOutcome, HeaderSkippedNoneAndKept) {
   o.incumbent = "128x256x64.s4.wg2.c2x1.static.g0.sk1";
   EXPECT_NE(outcome_table_row(o).find("  (replaces the cache's 128x256x64.s4.wg2.c2x1.static.g0.sk1)\n"),
             std::string::npos);
+  // The refine round overturned the first round's pick.
+  o.incumbent.clear();
+  o.refined = 3, o.first_round = "128x192x64.s4.wg2.c2x1.static.g0.sk1";
+  EXPECT_NE(outcome_table_row(o).find("0.500      0      3  (refined 3; first round: 128x192x64.s4.wg2.c2x1.static.g0.sk1)\n"),
+            std::string::npos);
 }
 
 }  // namespace
