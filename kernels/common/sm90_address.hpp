@@ -54,6 +54,19 @@ GEMMSCOPE_HD constexpr uint32_t sw128_offset(uint32_t row, uint32_t col_elems) {
   return row * 128u + ((chunk ^ (row % 8u)) * 16u) + within;
 }
 
+// Epilogue staging tile of 32-column (64-byte) rows, for tile widths that are not a
+// multiple of 64 (k10's BN = 96): 64B swizzle on a 512-byte aligned base: 16-byte
+// chunk index XOR ((row / 2) % 4), address bits [4:5] ^= bits [7:8].
+GEMMSCOPE_HD constexpr uint32_t sw64_offset(uint32_t row, uint32_t col_elems) {
+  const uint32_t chunk = (col_elems * 2u) / 16u;
+  const uint32_t within = (col_elems * 2u) % 16u;
+  return row * 64u + ((chunk ^ ((row / 2u) % 4u)) * 16u) + within;
+}
+
+// k10's TMA store box width for a tile of bn columns: 64 columns (128-byte rows,
+// sw128_offset) where bn is a multiple of 64, else 32 (64-byte rows, sw64_offset).
+GEMMSCOPE_HD constexpr int store_box_cols(int bn) { return bn % 64 == 0 ? 64 : 32; }
+
 // wgmma m64nNk16 fp32 accumulator: thread t (0..127) of the warpgroup, register i.
 GEMMSCOPE_HD constexpr uint32_t accumulator_row(uint32_t thread, uint32_t reg) {
   return 16u * (thread / 32u) + (thread % 32u) / 4u + 8u * ((reg >> 1) & 1u);

@@ -18,7 +18,8 @@
 //               (sm90::StreamK); a tile cut between workers is summed the same
 //               way, its pieces in k order.
 // The epilogue is k07's: stmatrix into two alternating swizzled staging boxes,
-// TMA store.
+// TMA store; boxes of 64 columns (128B swizzle), or of 32 (64B swizzle) for a BN
+// that is not a multiple of 64.
 // Consumers, cooperative (PingPong = false): each of the BM / 64 consumer
 // warpgroups computes 64 rows of every tile. Ping-pong (PingPong = true, BM = 128,
 // two consumer warpgroups): the warpgroups take the CTA's work units in turn
@@ -44,7 +45,7 @@
 
 namespace gemmscope::sm90::k10 {
 
-constexpr int kBK = 64, kWgmmaK = 16, kStoreCols = 64, kStagingBuffers = 2, kScheduleSlots = 2;
+constexpr int kBK = 64, kWgmmaK = 16, kStagingBuffers = 2, kScheduleSlots = 2;
 // Named barriers: 0 __syncthreads, 1 + c consumer c's epilogue, kTurnBarrier + c
 // ping-pong consumer c's turn to start a unit.
 constexpr uint32_t kTurnBarrier = 3;
@@ -53,6 +54,7 @@ constexpr int kProducerRegisters = 40, kConsumerRegisters = 232;
 template <int BM, int BN, int Stages>
 struct SharedStorage {
   static constexpr int kConsumers = BM / 64;
+  static constexpr int kStoreCols = store_box_cols(BN);
   alignas(1024) bf16 a[Stages][BM * kBK];
   alignas(1024) bf16 b[Stages][BN * kBK];
   alignas(1024) bf16 c[kConsumers][kStagingBuffers][64 * kStoreCols];
@@ -99,7 +101,8 @@ __global__ void __launch_bounds__(128 * (1 + BM / 64), 1)
   static_assert(kConsumers == 1 || kConsumers == 2, "one or two consumer warpgroups");
   static_assert((BN / ClusterM) % 8 == 0, "B slices are whole 8-row swizzle atoms");
   static_assert((BM / ClusterN) % 8 == 0, "A slices are whole 8-row swizzle atoms");
-  static_assert(BN % kStoreCols == 0, "whole 64-column store boxes");
+  constexpr int kStoreCols = Storage::kStoreCols;
+  static_assert(BN % kStoreCols == 0, "whole store boxes");
   static_assert(sizeof(Storage) + 1024 <= 232448, "227 KiB of shared memory per block");
   constexpr uint32_t kScheduleReaders = (kClusterSize - 1) + kClusterSize * kConsumers * 128;
 
@@ -394,7 +397,8 @@ __global__ void __launch_bounds__(128 * (1 + BM / 64), 1)
             const int tile_pair = box * (kStoreCols / 16) + pair;
             const StmatrixRow at = stmatrix_x4_row(warp, lane, pair);
             const float* r = &acc[h][8 * tile_pair];
-            ptx::stmatrix_x4(staging + sw128_offset(at.row, at.col), pack_bf16x2(r[0], r[1]), pack_bf16x2(r[2], r[3]),
+            const uint32_t at_bytes = kStoreCols == 64 ? sw128_offset(at.row, at.col) : sw64_offset(at.row, at.col);
+            ptx::stmatrix_x4(staging + at_bytes, pack_bf16x2(r[0], r[1]), pack_bf16x2(r[2], r[3]),
                              pack_bf16x2(r[4], r[5]), pack_bf16x2(r[6], r[7]));
           }
           cuda::ptx::fence_proxy_async(cuda::ptx::space_shared);

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <limits>
 
+#include "common/sm90_address.hpp"
 #include "tune/instances.hpp"
 #include "tune/text_file.hpp"
 
@@ -177,9 +178,9 @@ std::vector<size_t> refine_picks(const std::vector<double>& medians, int count, 
 }
 
 int64_t shared_memory_bytes(const KernelConfig& c) {
-  constexpr int64_t kStoreCols = 64, kStagingBuffers = 2;
+  constexpr int64_t kStagingBuffers = 2;
   const int64_t ring = static_cast<int64_t>(c.stages) * (c.bm + c.bn) * c.bk * 2;
-  const int64_t staging = static_cast<int64_t>(c.consumers) * kStagingBuffers * 64 * kStoreCols * 2;
+  const int64_t staging = static_cast<int64_t>(c.consumers) * kStagingBuffers * 64 * sm90::store_box_cols(c.bn) * 2;
   const int64_t barriers = 8 * (2 * c.stages + 4) + 4 * 2;
   return ring + staging + barriers + 1024;
 }

@@ -6,7 +6,12 @@
 //
 // X(BM, BN, STAGES, CLUSTER_M, CLUSTER_N, DYNAMIC, PINGPONG)
 //   BM       rows of C per CTA: 64 per consumer warpgroup (64 -> 1, 128 -> 2)
-//   BN       columns of C per CTA (one m64nBNk16 wgmma per 64 rows per k-step)
+//   BN       columns of C per CTA (one m64nBNk16 wgmma per 64 rows per k-step);
+//            not a multiple of 64 (96): the epilogue stores boxes of 32 columns.
+//            64x96 (cuBLAS's decode tile) lost to 64x128 with kernel version 3
+//            (bench/results/2026-11-30-h200-llm-small-m) and beat it on 5 of 6
+//            decode shapes with version 5 (bench/results/2026-11-30-h200-split-n);
+//            in 2x4 clusters, as cuBLAS runs it, it was slower than in 2x1
 //   STAGES   depth of the TMA -> wgmma ring (as many as fit in 227 KiB next to
 //            the epilogue's staging buffers)
 //   CLUSTER_M  CTAs per cluster along M (2: the B tile is multicast to both)
@@ -50,4 +55,5 @@
   X(64, 256, 5, 2, 1, 0, 0)   \
   X(128, 128, 6, 2, 1, 0, 1)  \
   X(128, 128, 6, 1, 2, 0, 1)  \
-  X(128, 128, 6, 1, 1, 0, 1)
+  X(128, 128, 6, 1, 1, 0, 1)  \
+  X(64, 96, 10, 2, 1, 0, 0)

@@ -140,6 +140,23 @@ TEST(Sm90KernelsVsModel, EpilogueStagingMatchesTmaStoreBox) {
     for (uint32_t c = 0; c < 64; ++c) ASSERT_EQ(ks::sw128_offset(r, c), box.address(r, c)) << r << "," << c;
 }
 
+// k10's 32-column staging box (BN = 96): sw64_offset is the 64B-swizzled store box's map.
+TEST(Sm90KernelsVsModel, EpilogueStaging32ColumnsMatchesTmaStoreBox) {
+  const gm::TmaBox box{kTileRows, 32, 2, gm::SwizzleMode::B64, 0};
+  for (uint32_t r = 0; r < kTileRows; ++r)
+    for (uint32_t c = 0; c < 32; ++c) ASSERT_EQ(ks::sw64_offset(r, c), box.address(r, c)) << r << "," << c;
+}
+
+// The box width the kernel and the launcher share: whole boxes for every BN an
+// instance may have (a multiple of 32 up to 256), and the 128B box wherever it fits.
+TEST(Sm90KernelsVsModel, StoreBoxColumnsTileEveryWidth) {
+  for (int bn = 32; bn <= 256; bn += 32) {
+    const int cols = ks::store_box_cols(bn);
+    EXPECT_EQ(bn % cols, 0) << bn;
+    EXPECT_EQ(cols == 64, bn % 64 == 0) << bn;
+  }
+}
+
 TEST(Sm90KernelsVsModel, AccumulatorMapMatchesModel) {
   for (uint32_t t = 0; t < 128; ++t)
     for (uint32_t i = 0; i < 64; ++i) {
