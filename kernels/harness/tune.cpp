@@ -187,7 +187,6 @@ int tune_child(const tune::NamedShape& ns, const std::set<std::string>& excluded
   struct Candidate {
     tune::KernelConfig config;
     std::string name;
-    std::vector<float> times;
   };
   std::vector<Candidate> alive;
   const GemmOperands ops0{bufs[0].a, bufs[0].b, bufs[0].c};
@@ -212,7 +211,7 @@ int tune_child(const tune::NamedShape& ns, const std::set<std::string>& excluded
       if (!context_alive()) return 4;  // the parent restarts this shape without it
       continue;
     }
-    alive.push_back({c, name, {}});
+    alive.push_back({c, name});
   }
 
   // 2. Timing: every round runs cuBLAS and each surviving candidate twice, back to
@@ -237,28 +236,41 @@ int tune_child(const tune::NamedShape& ns, const std::set<std::string>& excluded
       sink->push_back(ms);
     }
   };
+  // Rounds of cuBLAS and the candidates `which` (indices into alive), `untimed` of
+  // them first; candidate which[j]'s times go to times[j]. A candidate that throws is
+  // reported failed and dropped. False when the CUDA context is lost.
   std::vector<bool> dropped(alive.size(), false);
-  for (int round = 0; round < opt.warmup + opt.repeats; ++round) {
-    const bool timed = round >= opt.warmup;
-    time_two([&](const GemmOperands& o) { cublas.run(o, stream); }, timed ? &cublas_times : nullptr);
-    for (size_t i = 0; i < alive.size(); ++i) {
-      if (dropped[i]) continue;
-      say("run\t" + alive[i].name);
-      try {
-        time_two([&](const GemmOperands& o) { sm90::k10::launch(alive[i].config, s, o, stream); },
-                 timed ? &alive[i].times : nullptr);
-      } catch (const std::exception& e) {
-        say("fail\t" + alive[i].name + "\t" + clean(e.what()));
-        dropped[i] = true;
-        if (!context_alive()) return 4;
+  auto rounds = [&](const std::vector<size_t>& which, int untimed, int timed, std::vector<float>& cublas_sink,
+                    std::vector<std::vector<float>>& times) {
+    times.assign(which.size(), {});
+    for (int round = 0; round < untimed + timed; ++round) {
+      const bool keep = round >= untimed;
+      time_two([&](const GemmOperands& o) { cublas.run(o, stream); }, keep ? &cublas_sink : nullptr);
+      for (size_t j = 0; j < which.size(); ++j) {
+        const size_t i = which[j];
+        if (dropped[i]) continue;
+        say("run\t" + alive[i].name);
+        try {
+          time_two([&](const GemmOperands& o) { sm90::k10::launch(alive[i].config, s, o, stream); },
+                   keep ? &times[j] : nullptr);
+        } catch (const std::exception& e) {
+          say("fail\t" + alive[i].name + "\t" + clean(e.what()));
+          dropped[i] = true;
+          if (!context_alive()) return false;
+        }
       }
     }
-  }
+    return true;
+  };
+  std::vector<size_t> everyone(alive.size());
+  for (size_t i = 0; i < alive.size(); ++i) everyone[i] = i;
+  std::vector<std::vector<float>> times;
+  if (!rounds(everyone, opt.warmup, opt.repeats, cublas_times, times)) return 4;
   say("cublas\t" + std::to_string(median_of(cublas_times)));
   std::vector<double> medians(alive.size(), std::numeric_limits<double>::infinity());
   for (size_t i = 0; i < alive.size(); ++i)
     if (!dropped[i]) {
-      medians[i] = median_of(alive[i].times);
+      medians[i] = median_of(times[i]);
       say("ok\t" + alive[i].name + "\t" + std::to_string(medians[i]));
     }
 
@@ -267,19 +279,10 @@ int tune_child(const tune::NamedShape& ns, const std::set<std::string>& excluded
   const std::vector<size_t> picks = tune::refine_picks(medians, opt.refine, kRefineSpread);
   if (picks.empty()) return 0;
   std::vector<float> cublas_again;
-  std::vector<std::vector<float>> again(picks.size());
-  for (int round = 0; round < 1 + opt.refine_repeats; ++round) {
-    const bool timed = round >= 1;
-    time_two([&](const GemmOperands& o) { cublas.run(o, stream); }, timed ? &cublas_again : nullptr);
-    for (size_t j = 0; j < picks.size(); ++j) {
-      const Candidate& c = alive[picks[j]];
-      say("run\t" + c.name);
-      time_two([&](const GemmOperands& o) { sm90::k10::launch(c.config, s, o, stream); }, timed ? &again[j] : nullptr);
-    }
-  }
+  if (!rounds(picks, 1, opt.refine_repeats, cublas_again, times)) return 4;
   say("cublas-refined\t" + std::to_string(median_of(cublas_again)));
   for (size_t j = 0; j < picks.size(); ++j)
-    say("refined\t" + alive[picks[j]].name + "\t" + std::to_string(median_of(again[j])));
+    if (!dropped[picks[j]]) say("refined\t" + alive[picks[j]].name + "\t" + std::to_string(median_of(times[j])));
   return 0;
 }
 
@@ -448,6 +451,11 @@ void run_tune(const TuneOptions& opt, tune::TuneCache cache) {
     key.kernel_version = tune::kKernelVersion;
     key.m = ns.m, key.n = ns.n, key.k = ns.k;
     for (const auto& [config, reason] : failures) cache.add_failure(tune::TuneFailure{key, config, reason});
+    // A candidate that failed in the refine round had already reported its first round.
+    for (const auto& [config, reason] : failures) {
+      ok.erase(config);
+      refined.erase(config);
+    }
     outcome.failed = static_cast<int>(failures.size());
     outcome.timed = static_cast<int>(ok.size());
     outcome.cublas_ms = cublas_ms;

@@ -37,7 +37,7 @@ struct TuneOptions {
   std::function<void(const tune::ShapeOutcome&)> on_shape;
 };
 
-
+// The refine round's candidates: those within this fraction of the fastest.
 inline constexpr double kRefineSpread = 0.10;
 
 // No usable GPU (tune exits with status 3, as bench and check do).

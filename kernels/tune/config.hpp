@@ -89,6 +89,13 @@ std::vector<KernelConfig> sweep_list(const std::vector<KernelConfig>& candidates
                                      const std::set<std::string>& excluded,
                                      const std::vector<std::string>& selection, const std::string& incumbent);
 
+// The refine round of a tune sweep: the indices of the `count` lowest medians that are
+// within `spread` (a fraction) of the lowest, fastest first; empty when fewer than two
+// qualify or count < 2 (nothing to decide). NaN or infinite medians (dropped
+// candidates) never qualify. Picking the least of a hundred noisy medians favours a
+// lucky one; the few near the top are timed again, on rounds of their own.
+std::vector<size_t> refine_picks(const std::vector<double>& medians, int count, double spread);
+
 // The compiled instances (group 0, split 1), in tune/instances.hpp order.
 const std::vector<KernelConfig>& compiled_instances();
 // Index of c's compile-time part in compiled_instances(), or -1.
@@ -97,13 +104,6 @@ int instance_index(const KernelConfig& c);
 // Shared memory the kernel asks for (bytes, including the 1 KiB alignment slack);
 // the per-block limit on sm_90 is 227 KiB = 232448 bytes.
 int64_t shared_memory_bytes(const KernelConfig& c);
-
-// The refine round of a tune sweep: the indices of the `count` lowest medians that are
-// within `spread` (a fraction) of the lowest, fastest first; empty when fewer than two
-// qualify or count < 2 (nothing to decide). NaN or infinite medians (dropped
-// candidates) never qualify. Picking the least of a hundred noisy medians favours a
-// lucky one; the few near the top are timed again, on rounds of their own.
-std::vector<size_t> refine_picks(const std::vector<double>& medians, int count, double spread);
 inline constexpr int64_t kSm90MaxSharedPerBlock = 232448;
 
 struct Shape {

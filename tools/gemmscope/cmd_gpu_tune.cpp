@@ -38,8 +38,9 @@ const gemmscope::cli::Registration reg{"tune", [](CLI::App& app) {
       ->check(CLI::Range(1, 1000))
       ->capture_default_str();
   cmd->add_option("--refine", args->refine,
-                  "time again the N fastest within 10% of the fastest, on rounds of their own, and pick among them "
-                  "(0 or 1: no refine round)")
+                  "time again the N fastest within " +
+                      std::to_string(static_cast<int>(gemmscope::harness::kRefineSpread * 100 + 0.5)) +
+                      "% of the fastest, on rounds of their own, and pick among them (0 or 1: no refine round)")
       ->check(CLI::Range(0, 64))
       ->capture_default_str();
   cmd->add_option("--refine-repeats", args->refine_repeats, "timed rounds of the refine round")
