@@ -63,9 +63,19 @@ GEMMSCOPE_HD constexpr uint32_t sw64_offset(uint32_t row, uint32_t col_elems) {
   return row * 64u + ((chunk ^ ((row / 2u) % 4u)) * 16u) + within;
 }
 
-// k10's TMA store box width for a tile of bn columns: 64 columns (128-byte rows,
-// sw128_offset) where bn is a multiple of 64, else 32 (64-byte rows, sw64_offset).
-GEMMSCOPE_HD constexpr int store_box_cols(int bn) { return bn % 64 == 0 ? 64 : 32; }
+// Epilogue staging tile of 16-column (32-byte) rows, for tile widths that are not a
+// multiple of 32 (k10's BN = 176): 32B swizzle on a 256-byte aligned base: 16-byte
+// chunk index XOR ((row / 4) % 2), address bit 4 ^= bit 7.
+GEMMSCOPE_HD constexpr uint32_t sw32_offset(uint32_t row, uint32_t col_elems) {
+  const uint32_t chunk = (col_elems * 2u) / 16u;
+  const uint32_t within = (col_elems * 2u) % 16u;
+  return row * 32u + ((chunk ^ ((row / 4u) % 2u)) * 16u) + within;
+}
+
+// k10's TMA store box width for a tile of bn columns: the widest of 64 columns
+// (128-byte rows, sw128_offset), 32 (64-byte rows, sw64_offset) and 16 (32-byte
+// rows, sw32_offset) that divides bn.
+GEMMSCOPE_HD constexpr int store_box_cols(int bn) { return bn % 64 == 0 ? 64 : bn % 32 == 0 ? 32 : 16; }
 
 // wgmma m64nNk16 fp32 accumulator: thread t (0..127) of the warpgroup, register i.
 GEMMSCOPE_HD constexpr uint32_t accumulator_row(uint32_t thread, uint32_t reg) {

@@ -19,7 +19,8 @@
 //               way, its pieces in k order.
 // The epilogue is k07's: stmatrix into two alternating swizzled staging boxes,
 // TMA store; boxes of 64 columns (128B swizzle), or of 32 (64B swizzle) for a BN
-// that is not a multiple of 64.
+// that is not a multiple of 64, or of 16 (32B swizzle) for one that is not a
+// multiple of 32.
 // Consumers, cooperative (PingPong = false): each of the BM / 64 consumer
 // warpgroups computes 64 rows of every tile. Ping-pong (PingPong = true, BM = 128,
 // two consumer warpgroups): the warpgroups take the CTA's work units in turn
@@ -397,7 +398,9 @@ __global__ void __launch_bounds__(128 * (1 + BM / 64), 1)
             const int tile_pair = box * (kStoreCols / 16) + pair;
             const StmatrixRow at = stmatrix_x4_row(warp, lane, pair);
             const float* r = &acc[h][8 * tile_pair];
-            const uint32_t at_bytes = kStoreCols == 64 ? sw128_offset(at.row, at.col) : sw64_offset(at.row, at.col);
+            const uint32_t at_bytes = kStoreCols == 64   ? sw128_offset(at.row, at.col)
+                                      : kStoreCols == 32 ? sw64_offset(at.row, at.col)
+                                                         : sw32_offset(at.row, at.col);
             ptx::stmatrix_x4(staging + at_bytes, pack_bf16x2(r[0], r[1]), pack_bf16x2(r[2], r[3]),
                              pack_bf16x2(r[4], r[5]), pack_bf16x2(r[6], r[7]));
           }

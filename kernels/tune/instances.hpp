@@ -14,7 +14,9 @@
 //            in 2x4 clusters, as cuBLAS runs it, it was slower than in 2x1.
 //            160 and 224 (32-column boxes too) fill the waves of N = 10240 and
 //            28672 at M = 512 (256 and 512 tiles on 132 SMs) and of N = 5376 at
-//            M = 2048 (384 tiles of 128 x 224)
+//            M = 2048 (384 tiles of 128 x 224); 176 (16-column boxes, 32B
+//            swizzle) those of N = 5376 at M = 512 (124 tiles, against 112 of
+//            128 x 192)
 //   STAGES   depth of the TMA -> wgmma ring (as many as fit in 227 KiB next to
 //            the epilogue's staging buffers)
 //   CLUSTER_M  CTAs per cluster along M (2: the B tile is multicast to both)
@@ -61,4 +63,5 @@
   X(128, 128, 6, 1, 1, 0, 1)  \
   X(64, 96, 10, 2, 1, 0, 0)  \
   X(128, 160, 5, 2, 1, 0, 0)  \
-  X(128, 224, 4, 2, 1, 0, 0)
+  X(128, 224, 4, 2, 1, 0, 0)  \
+  X(128, 176, 5, 2, 1, 0, 0)

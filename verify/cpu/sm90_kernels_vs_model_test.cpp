@@ -147,13 +147,22 @@ TEST(Sm90KernelsVsModel, EpilogueStaging32ColumnsMatchesTmaStoreBox) {
     for (uint32_t c = 0; c < 32; ++c) ASSERT_EQ(ks::sw64_offset(r, c), box.address(r, c)) << r << "," << c;
 }
 
+// k10's 16-column staging box (BN = 176): sw32_offset is the 32B-swizzled store box's map.
+TEST(Sm90KernelsVsModel, EpilogueStaging16ColumnsMatchesTmaStoreBox) {
+  const gm::TmaBox box{kTileRows, 16, 2, gm::SwizzleMode::B32, 0};
+  for (uint32_t r = 0; r < kTileRows; ++r)
+    for (uint32_t c = 0; c < 16; ++c) ASSERT_EQ(ks::sw32_offset(r, c), box.address(r, c)) << r << "," << c;
+}
+
 // The box width the kernel and the launcher share: whole boxes for every BN an
-// instance may have (a multiple of 32 up to 256), and the 128B box wherever it fits.
+// instance may have (a multiple of 16 up to 256), and the widest box that fits.
 TEST(Sm90KernelsVsModel, StoreBoxColumnsTileEveryWidth) {
-  for (int bn = 32; bn <= 256; bn += 32) {
+  for (int bn = 16; bn <= 256; bn += 16) {
     const int cols = ks::store_box_cols(bn);
     EXPECT_EQ(bn % cols, 0) << bn;
     EXPECT_EQ(cols == 64, bn % 64 == 0) << bn;
+    EXPECT_EQ(cols == 32, bn % 64 != 0 && bn % 32 == 0) << bn;
+    EXPECT_EQ(cols == 16, bn % 32 != 0) << bn;
   }
 }
 
