@@ -52,21 +52,11 @@ constexpr int kBK = 64, kWgmmaK = 16, kStagingBuffers = 2, kScheduleSlots = 2;
 constexpr uint32_t kTurnBarrier = 3;
 constexpr int kProducerRegisters = 40, kConsumerRegisters = 232;
 
-// Split rings (AStages > 0): A's full and empty barriers; none otherwise.
-template <int AStages>
-struct RingABarriers {
-  uint64_t full[AStages];
-  uint64_t empty[AStages];
-};
-template <>
-struct RingABarriers<0> {};
-
-template <int BM, int BN, int Stages, int AStages>
+template <int BM, int BN, int Stages>
 struct SharedStorage {
   static constexpr int kConsumers = BM / 64;
   static constexpr int kStoreCols = store_box_cols(BN);
-  static constexpr int kAStages = AStages > 0 ? AStages : Stages;  // A's ring: its own, or B's
-  alignas(1024) bf16 a[kAStages][BM * kBK];
+  alignas(1024) bf16 a[Stages][BM * kBK];
   alignas(1024) bf16 b[Stages][BN * kBK];
   alignas(1024) bf16 c[kConsumers][kStagingBuffers][64 * kStoreCols];
   uint64_t full[Stages];
@@ -75,7 +65,6 @@ struct SharedStorage {
   uint64_t schedule_empty[kScheduleSlots];
   uint32_t schedule_tile[kScheduleSlots];
   uint32_t last_split[kConsumers];  // split-K: this consumer's unit arrived last
-  RingABarriers<AStages> ring_a;     // last, so that the one-ring layout is unchanged
 };
 
 // Ping-pong: each of the two consumer warpgroups holds a whole 128-row tile.
@@ -96,7 +85,7 @@ __device__ __forceinline__ uint32_t pack_bf16x2(float lo, float hi) {
   return *reinterpret_cast<const uint32_t*>(&v);
 }
 
-template <int BM, int BN, int Stages, int ClusterM, int ClusterN, bool Dynamic, bool PingPong, int AStages>
+template <int BM, int BN, int Stages, int ClusterM, int ClusterN, bool Dynamic, bool PingPong>
 __global__ void __launch_bounds__(128 * (1 + BM / 64), 1)
     k10_tunable(const __grid_constant__ CUtensorMap map_a, const __grid_constant__ CUtensorMap map_b,
                 const __grid_constant__ CUtensorMap map_c, Problem prob) {
@@ -105,11 +94,8 @@ __global__ void __launch_bounds__(128 * (1 + BM / 64), 1)
   constexpr ClusterShape kCluster{ClusterM, ClusterN};
   constexpr int kClusterSize = ClusterM * ClusterN;
   constexpr uint32_t kStageBytes = (BM + BN) * kBK * sizeof(bf16);
-  using Storage = SharedStorage<BM, BN, Stages, AStages>;
+  using Storage = SharedStorage<BM, BN, Stages>;
   using Pipe = PipelineState<Stages>;
-  using PipeA = PipelineState<(AStages > 0 ? AStages : 1)>;
-  constexpr bool kSplitRings = AStages > 0;
-  static_assert(!kSplitRings || (!Dynamic && !PingPong), "split rings: static schedule, cooperative consumers");
   using SchedulePipe = PipelineState<kScheduleSlots>;
   static_assert((ClusterM == 1 || ClusterM == 2) && (ClusterN == 1 || ClusterN == 2 || ClusterN == 4),
                 "clusters of 1 or 2 CTAs along M and 1, 2 or 4 along N (at most 8, the portable cluster size)");
@@ -132,21 +118,9 @@ __global__ void __launch_bounds__(128 * (1 + BM / 64), 1)
   // bench/results/2026-11-30-h200-llm-v4 for the SASS before and after).
   const int warpgroup = __shfl_sync(0xffffffffu, static_cast<int>(threadIdx.x / 128), 0);
   if (threadIdx.x == 0) {
-    if constexpr (kSplitRings) {
-      // Each ring's stage is released by the consumers of the CTAs its multicast reaches.
-      for (int i = 0; i < Stages; ++i) {
-        cuda::ptx::mbarrier_init(&s.full[i], 1);
-        cuda::ptx::mbarrier_init(&s.empty[i], Consumers::kReleasers * ClusterM);
-      }
-      for (int i = 0; i < AStages; ++i) {
-        cuda::ptx::mbarrier_init(&s.ring_a.full[i], 1);
-        cuda::ptx::mbarrier_init(&s.ring_a.empty[i], Consumers::kReleasers * ClusterN);
-      }
-    } else {
-      for (int i = 0; i < Stages; ++i) {
-        cuda::ptx::mbarrier_init(&s.full[i], 1);
-        cuda::ptx::mbarrier_init(&s.empty[i], Consumers::kReleasers * multicast_peer_count(kCluster));
-      }
+    for (int i = 0; i < Stages; ++i) {
+      cuda::ptx::mbarrier_init(&s.full[i], 1);
+      cuda::ptx::mbarrier_init(&s.empty[i], Consumers::kReleasers * multicast_peer_count(kCluster));
     }
     for (int i = 0; i < kScheduleSlots; ++i) {
       cuda::ptx::mbarrier_init(&s.schedule_full[i], 1);
@@ -228,41 +202,7 @@ __global__ void __launch_bounds__(128 * (1 + BM / 64), 1)
   if (warpgroup == 0) {
     // ---- producer ----
     ptx::setmaxnreg_dec<kProducerRegisters>();
-    if constexpr (kSplitRings) {
-      // Split rings: warp 0 loads B into its ring, warp 1 A into its own; each walks
-      // the worker's units (the static schedule) on its own.
-      const uint32_t producer_warp = threadIdx.x / 32;
-      if (producer_warp < 2 && ptx::elect_one_sync()) {
-        const TileSlice sa = slice_a(kCluster, rank, BM), sb = slice_b(kCluster, rank, BN);
-        const uint16_t mask_a = multicast_mask_a(kCluster, rank), mask_b = multicast_mask_b(kCluster, rank);
-        Pipe p;
-        PipeA pa;
-        Walk walk{StaticSchedule::first(worker, workers), prob.sk.start(worker)};
-        Unit w;
-        while (walk_next(walk, w)) {
-          for (int kb = w.kb_begin; kb < w.kb_end; ++kb) {
-            if (producer_warp == 0) {
-              const uint32_t st = p.stage();
-              mbarrier_wait(&s.empty[st], p.empty_parity());
-              mbarrier_expect_bytes(&s.full[st], BN * kBK * sizeof(bf16));
-              tma_load_2d_multicast(s.b[st] + sb.row0 * kBK, &map_b, kb * kBK, w.n0 + static_cast<int>(sb.row0),
-                                    &s.full[st], mask_b);
-              p = p.advance();
-            } else {
-              const uint32_t st = pa.stage();
-              mbarrier_wait(&s.ring_a.empty[st], pa.empty_parity());
-              mbarrier_expect_bytes(&s.ring_a.full[st], BM * kBK * sizeof(bf16));
-              if constexpr (ClusterN == 1)
-                tma_load_2d(s.a[st], &map_a, kb * kBK, w.m0, &s.ring_a.full[st]);
-              else
-                tma_load_2d_multicast(s.a[st] + sa.row0 * kBK, &map_a, kb * kBK, w.m0 + static_cast<int>(sa.row0),
-                                      &s.ring_a.full[st], mask_a);
-              pa = pa.advance();
-            }
-          }
-        }
-      }
-    } else if (threadIdx.x / 32 == 0 && ptx::elect_one_sync()) {
+    if (threadIdx.x / 32 == 0 && ptx::elect_one_sync()) {
       const TileSlice sa = slice_a(kCluster, rank, BM), sb = slice_b(kCluster, rank, BN);
       const uint16_t mask_a = multicast_mask_a(kCluster, rank), mask_b = multicast_mask_b(kCluster, rank);
       const DynamicSchedule dyn{workers};
@@ -322,18 +262,6 @@ __global__ void __launch_bounds__(128 * (1 + BM / 64), 1)
         for (uint32_t r = 0; r < kCluster.size(); ++r)
           if (peers >> r & 1u) mbarrier_arrive_remote(&s.empty[st], r);
     };
-    // Split rings: B's stage to the CTAs B's multicast reaches, A's to A's.
-    const uint16_t peers_b = multicast_mask_b(kCluster, rank), peers_a = multicast_mask_a(kCluster, rank);
-    auto release_split = [&](uint32_t st, uint32_t st_a) {
-      if constexpr (kSplitRings) {
-        if (t == 0) {
-          for (uint32_t r = 0; r < kCluster.size(); ++r) {
-            if (peers_b >> r & 1u) mbarrier_arrive_remote(&s.empty[st], r);
-            if (peers_a >> r & 1u) mbarrier_arrive_remote(&s.ring_a.empty[st_a], r);
-          }
-        }
-      }
-    };
     // Operand descriptors of stage 0, K offset 0, formed once: stage st, K offset kk
     // (elements) is desc_advance(d, st * stage bytes + kk * 2 bytes); a ping-pong
     // warpgroup's second 64-row half of A is 64 rows of 128 bytes further
@@ -345,7 +273,6 @@ __global__ void __launch_bounds__(128 * (1 + BM / 64), 1)
     const uint64_t desc_a = desc_kmajor_sw128(ptx::smem_u32(s.a[0]), row_base, 0);
     const uint64_t desc_b = desc_kmajor_sw128(ptx::smem_u32(s.b[0]), 0, 0);
     Pipe p;
-    PipeA pa;  // split rings: A's
     SchedulePipe slots;
     Walk walk{StaticSchedule::first(worker, workers), prob.sk.start(worker)};
     uint32_t turn = 0;  // ping-pong: this CTA's units seen so far
@@ -375,17 +302,12 @@ __global__ void __launch_bounds__(128 * (1 + BM / 64), 1)
       for (int h = 0; h < kHalves; ++h)
 #pragma unroll
         for (int i = 0; i < BN / 2; ++i) acc[h][i] = 0.f;
-      uint32_t previous = 0, previous_a = 0;
+      uint32_t previous = 0;
       bool ready = false;  // the previous step's early test found this stage filled
       for (int kb = w.kb_begin; kb < w.kb_end; ++kb) {
         const uint32_t st = p.stage();
         if (!ready) mbarrier_wait(&s.full[st], p.phase());
-        uint32_t st_a = st;
-        if constexpr (kSplitRings) {
-          st_a = pa.stage();
-          mbarrier_wait(&s.ring_a.full[st_a], pa.phase());
-        }
-        const uint64_t a = desc_advance(desc_a, st_a * kStageBytesA), b = desc_advance(desc_b, st * kStageBytesB);
+        const uint64_t a = desc_advance(desc_a, st * kStageBytesA), b = desc_advance(desc_b, st * kStageBytesB);
         ptx::wgmma_fence();
 #pragma unroll
         for (int kk = 0; kk < kBK; kk += kWgmmaK)
@@ -403,13 +325,7 @@ __global__ void __launch_bounds__(128 * (1 + BM / 64), 1)
           ready = kb + 1 < w.kb_end && mbarrier_test(&s.full[p.stage()], p.phase());
         }
         ptx::wgmma_wait_group<1>();
-        if constexpr (kSplitRings) {
-          if (kb > w.kb_begin) release_split(previous, previous_a);
-          previous_a = st_a;
-          pa = pa.advance();
-        } else {
-          if (kb > w.kb_begin) release(previous);
-        }
+        if (kb > w.kb_begin) release(previous);
         previous = st;
         if constexpr (!PingPong) {
           p = p.advance();
@@ -422,11 +338,7 @@ __global__ void __launch_bounds__(128 * (1 + BM / 64), 1)
         named_barrier_arrive(kTurnBarrier + (1 - consumer), 256);
       }
       ptx::wgmma_wait_group<0>();
-      if constexpr (kSplitRings) {
-        release_split(previous, previous_a);
-      } else {
-        release(previous);
-      }
+      release(previous);
 
       if (w.fix >= 0) {
         // A cut tile: publish this piece's partial (thread-major, so each register's
@@ -515,9 +427,9 @@ __global__ void __launch_bounds__(128 * (1 + BM / 64), 1)
 
 // The host half of one instance: shared-memory attribute and resident clusters
 // (once per device), cluster launch of the persistent grid.
-template <int BM, int BN, int Stages, int ClusterSize, int AStages>
+template <int BM, int BN, int Stages, int ClusterSize>
 cudaLaunchConfig_t launch_config(cudaLaunchAttribute& attr, cudaStream_t stream) {
-  constexpr int kSmem = static_cast<int>(sizeof(SharedStorage<BM, BN, Stages, AStages>)) + 1024;
+  constexpr int kSmem = static_cast<int>(sizeof(SharedStorage<BM, BN, Stages>)) + 1024;
   cudaLaunchConfig_t cfg{};
   cfg.gridDim = dim3(2 * ClusterSize);  // placeholder for the occupancy query
   cfg.blockDim = dim3(128 * (1 + BM / 64));
@@ -534,15 +446,15 @@ cudaLaunchConfig_t launch_config(cudaLaunchAttribute& attr, cudaStream_t stream)
   return cfg;
 }
 
-template <int BM, int BN, int Stages, int ClusterM, int ClusterN, bool Dynamic, bool PingPong, int AStages>
+template <int BM, int BN, int Stages, int ClusterM, int ClusterN, bool Dynamic, bool PingPong>
 int resident_clusters(int device, int sm_count) {
   static std::atomic<int> by_device[kMaxDevices] = {};
   const int slot = device >= 0 && device < kMaxDevices ? device : 0;
   int resident = by_device[slot].load(std::memory_order_relaxed);
   if (resident == 0) {
-    auto* kernel = k10_tunable<BM, BN, Stages, ClusterM, ClusterN, Dynamic, PingPong, AStages>;
+    auto* kernel = k10_tunable<BM, BN, Stages, ClusterM, ClusterN, Dynamic, PingPong>;
     cudaLaunchAttribute attr;
-    cudaLaunchConfig_t cfg = launch_config<BM, BN, Stages, ClusterM * ClusterN, AStages>(attr, nullptr);
+    cudaLaunchConfig_t cfg = launch_config<BM, BN, Stages, ClusterM * ClusterN>(attr, nullptr);
     check_cuda(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, cfg.dynamicSmemBytes),
                "k10 smem attribute");
     check_cuda(cudaOccupancyMaxActiveClusters(&resident, kernel, &cfg), "k10 resident clusters");
@@ -552,11 +464,11 @@ int resident_clusters(int device, int sm_count) {
   return resident;
 }
 
-template <int BM, int BN, int Stages, int ClusterM, int ClusterN, bool Dynamic, bool PingPong, int AStages>
+template <int BM, int BN, int Stages, int ClusterM, int ClusterN, bool Dynamic, bool PingPong>
 void launch_instance(const Launch& l, uint32_t clusters) {
-  auto* kernel = k10_tunable<BM, BN, Stages, ClusterM, ClusterN, Dynamic, PingPong, AStages>;
+  auto* kernel = k10_tunable<BM, BN, Stages, ClusterM, ClusterN, Dynamic, PingPong>;
   cudaLaunchAttribute attr;
-  cudaLaunchConfig_t cfg = launch_config<BM, BN, Stages, ClusterM * ClusterN, AStages>(attr, l.stream);
+  cudaLaunchConfig_t cfg = launch_config<BM, BN, Stages, ClusterM * ClusterN>(attr, l.stream);
   cfg.gridDim = dim3(std::max<uint32_t>(1, clusters) * ClusterM * ClusterN);
   check_cuda(cudaLaunchKernelEx(&cfg, kernel, l.map_a, l.map_b, l.map_c, l.prob), "k10_tunable launch");
 }
@@ -565,11 +477,11 @@ void launch_instance(const Launch& l, uint32_t clusters) {
 // decided at compile time so each part file instantiates only its own rows),
 // nullptr for the others.
 struct Row {
-  int bm, bn, stages, cluster_m, cluster_n, dynamic, pingpong, a_stages;
+  int bm, bn, stages, cluster_m, cluster_n, dynamic, pingpong;
 };
 inline constexpr Row kRows[] = {
-#define GEMMSCOPE_K10_ROW(BM, BN, STAGES, CLUSTER_M, CLUSTER_N, DYNAMIC, PINGPONG, A_STAGES) \
-  Row{BM, BN, STAGES, CLUSTER_M, CLUSTER_N, DYNAMIC, PINGPONG, A_STAGES},
+#define GEMMSCOPE_K10_ROW(BM, BN, STAGES, CLUSTER_M, CLUSTER_N, DYNAMIC, PINGPONG) \
+  Row{BM, BN, STAGES, CLUSTER_M, CLUSTER_N, DYNAMIC, PINGPONG},
     GEMMSCOPE_K10_INSTANCES(GEMMSCOPE_K10_ROW)
 #undef GEMMSCOPE_K10_ROW
 };
@@ -580,9 +492,8 @@ constexpr InstanceFns instance_if_mine() {
   if constexpr (I % kParts == Part) {
     constexpr Row r = kRows[I];
     return InstanceFns{
-        &resident_clusters<r.bm, r.bn, r.stages, r.cluster_m, r.cluster_n, r.dynamic != 0, r.pingpong != 0,
-                           r.a_stages>,
-        &launch_instance<r.bm, r.bn, r.stages, r.cluster_m, r.cluster_n, r.dynamic != 0, r.pingpong != 0, r.a_stages>};
+        &resident_clusters<r.bm, r.bn, r.stages, r.cluster_m, r.cluster_n, r.dynamic != 0, r.pingpong != 0>,
+        &launch_instance<r.bm, r.bn, r.stages, r.cluster_m, r.cluster_n, r.dynamic != 0, r.pingpong != 0>};
   } else {
     return InstanceFns{};
   }

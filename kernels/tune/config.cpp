@@ -48,7 +48,7 @@ int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
 std::string to_string(const KernelConfig& c) {
   return std::to_string(c.bm) + "x" + std::to_string(c.bn) + "x" + std::to_string(c.bk) + ".s" +
-         std::to_string(c.stages) + (c.a_stages > 0 ? "a" + std::to_string(c.a_stages) : std::string()) + ".wg" + std::to_string(c.consumers) + (c.pingpong ? "pp" : "") + ".c" +
+         std::to_string(c.stages) + ".wg" + std::to_string(c.consumers) + (c.pingpong ? "pp" : "") + ".c" +
          std::to_string(c.cluster_m) + "x" + std::to_string(c.cluster_n) + "." + (c.schedule == Schedule::Dynamic ? "dynamic" : "static") + ".g" +
          std::to_string(c.group) + (c.stream_k ? std::string(".streamk") : ".sk" + std::to_string(c.splits));
 }
@@ -56,9 +56,9 @@ std::string to_string(const KernelConfig& c) {
 const std::vector<KernelConfig>& compiled_instances() {
   static const std::vector<KernelConfig> list = [] {
     std::vector<KernelConfig> v;
-#define GEMMSCOPE_K10_ROW(BM, BN, STAGES, CLUSTER_M, CLUSTER_N, DYNAMIC, PINGPONG, A_STAGES)           \
+#define GEMMSCOPE_K10_ROW(BM, BN, STAGES, CLUSTER_M, CLUSTER_N, DYNAMIC, PINGPONG)                     \
   v.push_back(KernelConfig{BM, BN, 64, STAGES, (BM) / 64, CLUSTER_M, CLUSTER_N,                        \
-                           (DYNAMIC) ? Schedule::Dynamic : Schedule::Static, 0, 1, false, (PINGPONG) != 0, A_STAGES});
+                           (DYNAMIC) ? Schedule::Dynamic : Schedule::Static, 0, 1, false, (PINGPONG) != 0});
     GEMMSCOPE_K10_INSTANCES(GEMMSCOPE_K10_ROW)
 #undef GEMMSCOPE_K10_ROW
     return v;
@@ -94,16 +94,7 @@ KernelConfig parse_config(std::string_view text) {
       refuse(text, std::string(name) + " field '" + shown_text(field) + "' must start with '" + std::string(prefix) + "'");
     return number(text, name, field.substr(prefix.size()), max);
   };
-  {
-    std::string_view stages = fields[1];
-    const size_t a = stages.find('a');
-    if (a != std::string_view::npos) {
-      c.a_stages = number(text, "A stages", stages.substr(a + 1), 64);
-      if (c.a_stages < 1) refuse(text, "A stages = 0 must be at least 1 (or leave out 'a' for one ring)");
-      stages = stages.substr(0, a);
-    }
-    c.stages = prefixed(stages, "s", "stages", 64);
-  }
+  c.stages = prefixed(fields[1], "s", "stages", 64);
   std::string_view warpgroups = fields[2];
   if (warpgroups.size() > 2 && warpgroups.substr(warpgroups.size() - 2) == "pp") {
     c.pingpong = true;
@@ -188,10 +179,9 @@ std::vector<size_t> refine_picks(const std::vector<double>& medians, int count, 
 
 int64_t shared_memory_bytes(const KernelConfig& c) {
   constexpr int64_t kStagingBuffers = 2;
-  const int64_t ring = c.a_stages > 0 ? (static_cast<int64_t>(c.a_stages) * c.bm + static_cast<int64_t>(c.stages) * c.bn) * c.bk * 2
-                                      : static_cast<int64_t>(c.stages) * (c.bm + c.bn) * c.bk * 2;
+  const int64_t ring = static_cast<int64_t>(c.stages) * (c.bm + c.bn) * c.bk * 2;
   const int64_t staging = static_cast<int64_t>(c.consumers) * kStagingBuffers * 64 * sm90::store_box_cols(c.bn) * 2;
-  const int64_t barriers = 8 * (2 * c.stages + 2 * c.a_stages + 4) + 4 * 2;
+  const int64_t barriers = 8 * (2 * c.stages + 4) + 4 * 2;
   return ring + staging + barriers + 1024;
 }
 

@@ -7,10 +7,7 @@
 // A configuration prints as
 //   128x256x64.s4.wg2.c2x1.static.g0.sk1
 //   BMxBNxBK . stages . consumer warpgroups . cluster . schedule . block-swizzle group . split-K
-// where the stages field is sN (one ring of N stages, each holding A's and B's tiles)
-// or sNaM (split rings: N stages of B, M of A; A is L2-resident at small M, so a
-// shallow ring covers it and the shared memory it frees deepens B's),
-// the warpgroup field is wgN (cooperative: N warpgroups split each tile's
+// where the warpgroup field is wgN (cooperative: N warpgroups split each tile's
 // BM = 64 N rows) or wg2pp (ping-pong: BM = 128, two warpgroups take whole tiles in
 // turn), and the last field is skN (split-K factor N, 1 = none) or streamk (stream-K over
 // the last waves, static schedule only). The compile-time part (BM, BN, BK, stages,
@@ -54,7 +51,6 @@ struct KernelConfig {
   int splits = 1;         // split-K factor for the tiles of the last, partial wave (SplitPlan); 1 = none
   bool stream_k = false;  // stream-K over the last, partial wave and one full wave (SplitPlan); splits = 1
   bool pingpong = false;  // two consumer warpgroups on whole BM = 128 tiles in turn (wg2pp)
-  int a_stages = 0;       // split rings: A's own ring of this many stages (`stages` is then B's); 0 = one ring
   bool operator==(const KernelConfig&) const = default;
   int cluster_size() const { return cluster_m * cluster_n; }
 };

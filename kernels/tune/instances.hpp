@@ -4,7 +4,7 @@
 // and by the host-only tuning code (kernels/tune/), which must never offer a
 // configuration that was not compiled.
 //
-// X(BM, BN, STAGES, CLUSTER_M, CLUSTER_N, DYNAMIC, PINGPONG, A_STAGES)
+// X(BM, BN, STAGES, CLUSTER_M, CLUSTER_N, DYNAMIC, PINGPONG)
 //   BM       rows of C per CTA: 64 per consumer warpgroup (64 -> 1, 128 -> 2)
 //   BN       columns of C per CTA (one m64nBNk16 wgmma per 64 rows per k-step);
 //            not a multiple of 64 (96): the epilogue stores boxes of 32 columns.
@@ -33,46 +33,35 @@
 //            only: 128 x 192 spills (192 accumulators per thread) and ran slower
 //            than its cooperative twin, 128 x 64 slower than the other tiles
 //            (bench/results/2026-11-30-h200-llm-pingpong)
-//   A_STAGES 0: one ring, each stage A's and B's tiles; N > 0: split rings, STAGES
-//            stages of B and N of A (static, cooperative only). At M = 128 k10 is
-//            bound by the B bytes it keeps in flight, not by its tensor cores: with
-//            the wgmmas removed it streams no faster, and twice the B per stage
-//            reaches cuBLAS's rate (bench/results/2026-11-30-h200-tiles-160-224).
-//            A (128 rows) stays in L2, so a shallow ring of its own covers it and
-//            the shared memory it frees deepens B's: 64x96 s14a6 holds 1.4x the B
-//            of s10
 // BK is 64 everywhere: one 128-byte swizzle row of bf16 (the 128B swizzle is the
 // only mode whose atoms wgmma reads conflict-free at full width).
 // Every instance also takes, at run time, a block-swizzle group (0 = along M) and a
 // split-K factor (1 = bf16 TMA-store epilogue; S > 1 = fp32 partials summed in a
 // fixed order by the last split) or stream-K.
 #define GEMMSCOPE_K10_INSTANCES(X) \
-  X(128, 256, 4, 2, 1, 0, 0, 0)  \
-  X(128, 256, 4, 1, 1, 0, 0, 0)  \
-  X(128, 256, 4, 2, 1, 1, 0, 0)  \
-  X(128, 192, 4, 2, 1, 0, 0, 0)  \
-  X(128, 192, 4, 1, 1, 0, 0, 0)  \
-  X(128, 128, 6, 2, 1, 0, 0, 0)  \
-  X(128, 128, 6, 1, 1, 0, 0, 0)  \
-  X(128, 64, 8, 1, 1, 0, 0, 0)   \
-  X(64, 128, 8, 1, 1, 0, 0, 0)   \
-  X(128, 64, 8, 2, 1, 0, 0, 0)   \
-  X(64, 256, 5, 1, 1, 0, 0, 0)   \
-  X(128, 128, 6, 2, 1, 1, 0, 0)  \
-  X(128, 128, 6, 1, 2, 0, 0, 0)  \
-  X(128, 256, 4, 1, 2, 0, 0, 0)  \
-  X(128, 64, 8, 1, 2, 0, 0, 0)   \
-  X(64, 128, 8, 2, 1, 0, 0, 0)   \
-  X(64, 64, 12, 2, 1, 0, 0, 0)   \
-  X(64, 192, 6, 2, 1, 0, 0, 0)   \
-  X(64, 256, 5, 2, 1, 0, 0, 0)   \
-  X(128, 128, 6, 2, 1, 0, 1, 0)  \
-  X(128, 128, 6, 1, 2, 0, 1, 0)  \
-  X(128, 128, 6, 1, 1, 0, 1, 0)  \
-  X(64, 96, 10, 2, 1, 0, 0, 0)  \
-  X(128, 160, 5, 2, 1, 0, 0, 0)  \
-  X(128, 224, 4, 2, 1, 0, 0, 0)  \
-  X(128, 176, 5, 2, 1, 0, 0, 0)  \
-  X(64, 96, 14, 2, 1, 0, 0, 6)  \
-  X(64, 96, 15, 2, 1, 0, 0, 4)  \
-  X(64, 128, 11, 2, 1, 0, 0, 4)
+  X(128, 256, 4, 2, 1, 0, 0)  \
+  X(128, 256, 4, 1, 1, 0, 0)  \
+  X(128, 256, 4, 2, 1, 1, 0)  \
+  X(128, 192, 4, 2, 1, 0, 0)  \
+  X(128, 192, 4, 1, 1, 0, 0)  \
+  X(128, 128, 6, 2, 1, 0, 0)  \
+  X(128, 128, 6, 1, 1, 0, 0)  \
+  X(128, 64, 8, 1, 1, 0, 0)   \
+  X(64, 128, 8, 1, 1, 0, 0)   \
+  X(128, 64, 8, 2, 1, 0, 0)   \
+  X(64, 256, 5, 1, 1, 0, 0)   \
+  X(128, 128, 6, 2, 1, 1, 0)  \
+  X(128, 128, 6, 1, 2, 0, 0)  \
+  X(128, 256, 4, 1, 2, 0, 0)  \
+  X(128, 64, 8, 1, 2, 0, 0)   \
+  X(64, 128, 8, 2, 1, 0, 0)   \
+  X(64, 64, 12, 2, 1, 0, 0)   \
+  X(64, 192, 6, 2, 1, 0, 0)   \
+  X(64, 256, 5, 2, 1, 0, 0)   \
+  X(128, 128, 6, 2, 1, 0, 1)  \
+  X(128, 128, 6, 1, 2, 0, 1)  \
+  X(128, 128, 6, 1, 1, 0, 1)  \
+  X(64, 96, 10, 2, 1, 0, 0)  \
+  X(128, 160, 5, 2, 1, 0, 0)  \
+  X(128, 224, 4, 2, 1, 0, 0)  \
+  X(128, 176, 5, 2, 1, 0, 0)

@@ -107,25 +107,6 @@ TEST(TuneConfig, ParsesPingPong) {
   EXPECT_NE(refusal("128x128x64.s6.wg2p.c2x1.static.g0.sk1").find("consumer warpgroups = '2p'"), std::string::npos);
 }
 
-// Split rings: "sNaM" is N stages of B and M of A; a distinct instance from the
-// one-ring "sN", and the ring sizes count in the shared memory.
-TEST(TuneConfig, ParsesSplitRings) {
-  const KernelConfig c = parse_config("64x96x64.s14a6.wg1.c2x1.static.g0.sk1");
-  EXPECT_EQ(c.stages, 14);
-  EXPECT_EQ(c.a_stages, 6);
-  EXPECT_EQ(to_string(c), "64x96x64.s14a6.wg1.c2x1.static.g0.sk1");
-  EXPECT_GE(instance_index(c), 0);
-  EXPECT_EQ(parse_config("64x96x64.s10.wg1.c2x1.static.g0.sk1").a_stages, 0);
-  EXPECT_NE(instance_index(c), instance_index(parse_config("64x96x64.s10.wg1.c2x1.static.g0.sk1")));
-  // 6 x 64 rows of A and 14 x 96 rows of B, 128 bytes each; 2 staging boxes of 64 x 32
-  // bf16; 2 x (14 + 6) + 4 barriers and 2 words; 1 KiB of alignment slack.
-  EXPECT_EQ(shared_memory_bytes(c), (6 * 64 + 14 * 96) * 128 + 2 * 64 * 32 * 2 + 8 * (2 * 20 + 4) + 8 + 1024);
-  EXPECT_EQ(parse_selection_item("64x96x64.s14a6.wg1.c2x1.static"), "64x96x64.s14a6.wg1.c2x1.static");
-  EXPECT_NE(refusal("64x96x64.s14a0.wg1.c2x1.static.g0.sk1").find("A stages = 0"), std::string::npos);
-  EXPECT_NE(refusal("64x96x64.s14a.wg1.c2x1.static.g0.sk1").find("A stages = ''"), std::string::npos);
-  EXPECT_NE(refusal("64x96x64.s14a5.wg1.c2x1.static.g0.sk1").find("not a compiled instance"), std::string::npos);
-}
-
 // `tune --configs`: whole configurations, or an instance's five fields for all of
 // its candidates.
 TEST(TuneConfig, SelectionsOfConfigurationsAndInstances) {
@@ -206,9 +187,7 @@ TEST(TuneConfig, EveryCompiledInstanceFitsSharedMemory) {
   // BN that is not a multiple of 64, 32, or for one that is not a multiple of 32,
   // 16) x 2 bytes of staging + barriers + 1 KiB alignment slack, against sm_90's 227 KiB.
   for (const auto& c : compiled_instances()) {
-    // Split rings (sNaM): N stages of B's BN rows, M of A's BM rows.
-    const int64_t ring = c.a_stages > 0 ? (int64_t{c.stages} * c.bn + int64_t{c.a_stages} * c.bm) * 64 * 2
-                                        : int64_t{c.stages} * (c.bm + c.bn) * 64 * 2;
+    const int64_t ring = int64_t{c.stages} * (c.bm + c.bn) * 64 * 2;
     const int64_t staging = int64_t{c.consumers} * 2 * 64 * (c.bn % 64 == 0 ? 64 : c.bn % 32 == 0 ? 32 : 16) * 2;
     EXPECT_GE(shared_memory_bytes(c), ring + staging + 1024) << to_string(c);
     EXPECT_LE(shared_memory_bytes(c), kSm90MaxSharedPerBlock) << to_string(c);
