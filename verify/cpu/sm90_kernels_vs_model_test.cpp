@@ -9,6 +9,7 @@
 
 #if __has_include("common/sm90_address.hpp")
 #include "common/sm90_address.hpp"
+#include "gemmscope/model/banks.hpp"
 #include "gemmscope/model/desc_interpreter.hpp"
 #include "gemmscope/model/desc_sm90.hpp"
 #include "gemmscope/model/fragments.hpp"
@@ -152,6 +153,46 @@ TEST(Sm90KernelsVsModel, EpilogueStaging16ColumnsMatchesTmaStoreBox) {
   const gm::TmaBox box{kTileRows, 16, 2, gm::SwizzleMode::B32, 0};
   for (uint32_t r = 0; r < kTileRows; ++r)
     for (uint32_t c = 0; c < 16; ++c) ASSERT_EQ(ks::sw32_offset(r, c), box.address(r, c)) << r << "," << c;
+}
+
+// k10's stmatrix.x4 into each staging box width, through the model's bank rules.
+// Hand argument: stmatrix.x4 stores four 8x8 matrices; lanes 8j..8j+7 give the row
+// addresses of matrix j, 16 bytes each: one 128-byte phase per matrix, ideal 1
+// wavefront (32 words on 32 banks). A matrix's 8 rows start at a multiple of 8.
+// - Unswizzled rows of B bytes put chunk c of row r at word (B r / 4 + 4c) mod 32,
+//   so rows whose B r differ by a multiple of 128 bytes collide: 128-byte rows
+//   8-way, 64-byte rows 4-way (r, r+2, r+4, r+6), 32-byte rows 2-way (r, r+4).
+// - The swizzles move chunk c of row r to c ^ (r mod 8) (128B), c ^ ((r / 2) mod 4)
+//   (64B) and c ^ ((r / 4) mod 2) (32B): the colliding rows get different chunks, so
+//   the 8 rows cover the 32 banks once: 1 wavefront per phase.
+TEST(Sm90KernelsVsModel, EpilogueStmatrixIsConflictFreeInEveryBoxWidth) {
+  struct Box {
+    uint32_t cols;
+    uint32_t (*swizzled)(uint32_t, uint32_t);
+    int unswizzled_ways;
+  };
+  const Box boxes[] = {{64, ks::sw128_offset, 8}, {32, ks::sw64_offset, 4}, {16, ks::sw32_offset, 2}};
+  for (const Box& box : boxes) {
+    std::vector<gm::WarpAccess> swizzled, plain;
+    for (uint32_t warp = 0; warp < 4; ++warp)
+      for (uint32_t pair = 0; pair < box.cols / 16; ++pair) {
+        gm::WarpAccess s{}, u{};
+        s.width_bytes = u.width_bytes = 16;
+        s.kind = u.kind = gm::AccessKind::Store;
+        for (uint32_t lane = 0; lane < 32; ++lane) {
+          const ks::StmatrixRow at = ks::stmatrix_x4_row(warp, lane, pair);
+          s.address[lane] = box.swizzled(at.row, at.col);
+          u.address[lane] = at.row * box.cols * 2 + at.col * 2;
+        }
+        swizzled.push_back(s);
+        plain.push_back(u);
+      }
+    const gm::SequenceCost sw = gm::analyze(swizzled), pl = gm::analyze(plain);
+    const int phases = static_cast<int>(swizzled.size()) * 4;
+    EXPECT_EQ(sw.ideal, phases) << box.cols;
+    EXPECT_EQ(sw.conflicts(), 0) << box.cols;
+    EXPECT_EQ(pl.wavefronts, phases * box.unswizzled_ways) << box.cols;
+  }
 }
 
 // The box width the kernel and the launcher share: whole boxes for every BN an
