@@ -450,9 +450,9 @@ void run_tune(const TuneOptions& opt, tune::TuneCache cache) {
 
     key.kernel_version = tune::kKernelVersion;
     key.m = ns.m, key.n = ns.n, key.k = ns.k;
-    for (const auto& [config, reason] : failures) cache.add_failure(tune::TuneFailure{key, config, reason});
-    // A candidate that failed in the refine round had already reported its first round.
     for (const auto& [config, reason] : failures) {
+      cache.add_failure(tune::TuneFailure{key, config, reason});
+      // A candidate that failed in the refine round had already reported its first round.
       ok.erase(config);
       refined.erase(config);
     }

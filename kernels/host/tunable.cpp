@@ -14,6 +14,7 @@
 
 #include "common/sm90_address.hpp"
 #include "gemmscope/gemm.hpp"
+#include "gemmscope/model/swizzle.hpp"
 #include "gemmscope/tuned.hpp"
 #include "host/tensor_map.hpp"
 #include "sm90/k10_tunable.hpp"
@@ -111,13 +112,13 @@ void launch(const tune::KernelConfig& c, const GemmShape& s, const GemmOperands&
   Launch l{};
   const model::TmaBox box_a{static_cast<uint32_t>(c.bm / c.cluster_n), 64, 2, model::SwizzleMode::B128, 0};
   const model::TmaBox box_b{static_cast<uint32_t>(c.bn / c.cluster_m), 64, 2, model::SwizzleMode::B128, 0};
-  // The staging box: 64 columns with the 128B swizzle, 32 with the 64B swizzle or
-  // 16 with the 32B swizzle (sm90::store_box_cols, the kernel's sw128_offset /
-  // sw64_offset / sw32_offset): rows of one swizzle span.
+  // The staging box (sm90::store_box_cols: 64, 32 or 16 columns): each row one span
+  // of the swizzle, the 128B, 64B or 32B one, as the kernel's sw128_offset /
+  // sw64_offset / sw32_offset write it.
   const uint32_t store_cols = static_cast<uint32_t>(sm90::store_box_cols(c.bn));
-  const model::SwizzleMode store_swizzle = store_cols == 64   ? model::SwizzleMode::B128
-                                           : store_cols == 32 ? model::SwizzleMode::B64
-                                                              : model::SwizzleMode::B32;
+  model::SwizzleMode store_swizzle = model::SwizzleMode::None;
+  for (const model::SwizzleMode mode : {model::SwizzleMode::B32, model::SwizzleMode::B64, model::SwizzleMode::B128})
+    if (model::swizzle_span_bytes(mode) == store_cols * 2) store_swizzle = mode;
   const model::TmaBox box_c{64, store_cols, 2, store_swizzle, 0};
   l.map_a = tensor_map(ops.a, s.m, s.k, box_a);
   l.map_b = tensor_map(ops.b, s.n, s.k, box_b);
