@@ -46,6 +46,16 @@ GEMMSCOPE_HD constexpr uint64_t desc_kmajor_sw128(uint32_t tile_base, uint32_t r
 // reaches stage s, K offset kk (elements) with desc_advance(base, s * stage_bytes + kk * 2).
 GEMMSCOPE_HD constexpr uint64_t desc_advance(uint64_t desc, uint32_t bytes) { return desc + (bytes >> 4); }
 
+// A stage deeper than one swizzle row (k10 with BK = 128): its `rows` x BK operand
+// is BK / 64 TMA boxes of rows x 64 elements, each box a 1024-byte aligned
+// 128B-swizzled tile, stacked in K order. Byte offset, from the stage's start, of
+// K element k's box, advanced by k's unswizzled offset within the swizzle row: what
+// desc_advance adds to reach K offset k, and (k a multiple of 64) where the
+// producer's box for k lands. With BK = 64 it is k * 2.
+GEMMSCOPE_HD constexpr uint32_t stage_k_offset(uint32_t rows, uint32_t k_elems) {
+  return (k_elems / 64u) * rows * 128u + (k_elems % 64u) * 2u;
+}
+
 // Epilogue staging tile: rows of 64 bf16 (128 bytes), 128B swizzle on a
 // 1024-byte aligned base: 16-byte chunk index XOR (row % 8).
 GEMMSCOPE_HD constexpr uint32_t sw128_offset(uint32_t row, uint32_t col_elems) {

@@ -2,7 +2,9 @@
 // k10_tunable: k08/k09 with their parameters opened for the autotuner. One
 // template, instantiated for the rows of tune/instances.hpp (split over the
 // k10_tunable_p*.cu files so that two cores compile them in parallel):
-//   BM = 64 x consumer warpgroups, BN, ring depth, cluster (1 or 2 along M:
+//   BM = 64 x consumer warpgroups, BN, BK (64: one 128-byte swizzle row per
+//   stage; 128: two, so a stage holds two k-blocks' boxes behind one barrier),
+//   ring depth, cluster (1 or 2 along M:
 //   B multicast; 1, 2 or 4 along N: A multicast; at most 8 CTAs), static or
 //   dynamic persistent schedule;
 // and two run-time knobs:
@@ -46,18 +48,20 @@
 
 namespace gemmscope::sm90::k10 {
 
-constexpr int kBK = 64, kWgmmaK = 16, kStagingBuffers = 2, kScheduleSlots = 2;
+// kBoxK: K elements per TMA box, one 128-byte row of the 128B swizzle. A stage of
+// BK = 128 holds two boxes per operand (stage_k_offset).
+constexpr int kBoxK = 64, kWgmmaK = 16, kStagingBuffers = 2, kScheduleSlots = 2;
 // Named barriers: 0 __syncthreads, 1 + c consumer c's epilogue, kTurnBarrier + c
 // ping-pong consumer c's turn to start a unit.
 constexpr uint32_t kTurnBarrier = 3;
 constexpr int kProducerRegisters = 40, kConsumerRegisters = 232;
 
-template <int BM, int BN, int Stages>
+template <int BM, int BN, int BK, int Stages>
 struct SharedStorage {
   static constexpr int kConsumers = BM / 64;
   static constexpr int kStoreCols = store_box_cols(BN);
-  alignas(1024) bf16 a[Stages][BM * kBK];
-  alignas(1024) bf16 b[Stages][BN * kBK];
+  alignas(1024) bf16 a[Stages][BM * BK];
+  alignas(1024) bf16 b[Stages][BN * BK];
   alignas(1024) bf16 c[kConsumers][kStagingBuffers][64 * kStoreCols];
   uint64_t full[Stages];
   uint64_t empty[Stages];
@@ -85,7 +89,7 @@ __device__ __forceinline__ uint32_t pack_bf16x2(float lo, float hi) {
   return *reinterpret_cast<const uint32_t*>(&v);
 }
 
-template <int BM, int BN, int Stages, int ClusterM, int ClusterN, bool Dynamic, bool PingPong>
+template <int BM, int BN, int BK, int Stages, int ClusterM, int ClusterN, bool Dynamic, bool PingPong>
 __global__ void __launch_bounds__(128 * (1 + BM / 64), 1)
     k10_tunable(const __grid_constant__ CUtensorMap map_a, const __grid_constant__ CUtensorMap map_b,
                 const __grid_constant__ CUtensorMap map_c, Problem prob) {
@@ -93,8 +97,10 @@ __global__ void __launch_bounds__(128 * (1 + BM / 64), 1)
   constexpr int kConsumers = Consumers::kConsumers, kHalves = Consumers::kHalves;
   constexpr ClusterShape kCluster{ClusterM, ClusterN};
   constexpr int kClusterSize = ClusterM * ClusterN;
-  constexpr uint32_t kStageBytes = (BM + BN) * kBK * sizeof(bf16);
-  using Storage = SharedStorage<BM, BN, Stages>;
+  constexpr uint32_t kStageBytes = (BM + BN) * BK * sizeof(bf16);
+  constexpr int kBoxes = BK / kBoxK;  // TMA boxes per operand per stage
+  static_assert(BK == 64 || BK == 128, "BK: one or two 128-byte swizzle rows");
+  using Storage = SharedStorage<BM, BN, BK, Stages>;
   using Pipe = PipelineState<Stages>;
   using SchedulePipe = PipelineState<kScheduleSlots>;
   static_assert((ClusterM == 1 || ClusterM == 2) && (ClusterN == 1 || ClusterN == 2 || ClusterN == 4),
@@ -234,13 +240,20 @@ __global__ void __launch_bounds__(128 * (1 + BM / 64), 1)
           const uint32_t st = p.stage();
           mbarrier_wait(&s.empty[st], p.empty_parity());
           mbarrier_expect_bytes(&s.full[st], kStageBytes);
-          if constexpr (ClusterN == 1)
-            tma_load_2d(s.a[st], &map_a, kb * kBK, w.m0, &s.full[st]);
-          else
-            tma_load_2d_multicast(s.a[st] + sa.row0 * kBK, &map_a, kb * kBK, w.m0 + static_cast<int>(sa.row0),
-                                  &s.full[st], mask_a);
-          tma_load_2d_multicast(s.b[st] + sb.row0 * kBK, &map_b, kb * kBK, w.n0 + static_cast<int>(sb.row0),
-                                &s.full[st], mask_b);
+#pragma unroll
+          for (int j = 0; j < kBoxes; ++j) {
+            // Box j: K elements [kb * BK + j * 64, + 64), at stage_k_offset(rows, j * 64).
+            const int k0 = kb * BK + j * kBoxK;
+            bf16* const a = s.a[st] + stage_k_offset(BM, j * kBoxK) / sizeof(bf16);
+            bf16* const b = s.b[st] + stage_k_offset(BN, j * kBoxK) / sizeof(bf16);
+            if constexpr (ClusterN == 1)
+              tma_load_2d(a, &map_a, k0, w.m0, &s.full[st]);
+            else
+              tma_load_2d_multicast(a + sa.row0 * kBoxK, &map_a, k0, w.m0 + static_cast<int>(sa.row0), &s.full[st],
+                                    mask_a);
+            tma_load_2d_multicast(b + sb.row0 * kBoxK, &map_b, k0, w.n0 + static_cast<int>(sb.row0), &s.full[st],
+                                  mask_b);
+          }
         }
       }
     }
@@ -263,11 +276,11 @@ __global__ void __launch_bounds__(128 * (1 + BM / 64), 1)
           if (peers >> r & 1u) mbarrier_arrive_remote(&s.empty[st], r);
     };
     // Operand descriptors of stage 0, K offset 0, formed once: stage st, K offset kk
-    // (elements) is desc_advance(d, st * stage bytes + kk * 2 bytes); a ping-pong
-    // warpgroup's second 64-row half of A is 64 rows of 128 bytes further
+    // (elements) is desc_advance(d, st * stage bytes + stage_k_offset(rows, kk)); a
+    // ping-pong warpgroup's second 64-row half of A is 64 rows of 128 bytes further
     // (verify/cpu/sm90_kernels_vs_model_test.cpp).
-    constexpr uint32_t kStageBytesA = BM * kBK * sizeof(bf16), kStageBytesB = BN * kBK * sizeof(bf16);
-    constexpr uint32_t kHalfBytesA = 64 * kBK * sizeof(bf16);
+    constexpr uint32_t kStageBytesA = BM * BK * sizeof(bf16), kStageBytesB = BN * BK * sizeof(bf16);
+    constexpr uint32_t kHalfBytesA = 64 * kBoxK * sizeof(bf16);
     // Rows of the tile this warpgroup's half 0 starts at.
     const int row_base = PingPong ? 0 : consumer * 64;
     const uint64_t desc_a = desc_kmajor_sw128(ptx::smem_u32(s.a[0]), row_base, 0);
@@ -310,10 +323,11 @@ __global__ void __launch_bounds__(128 * (1 + BM / 64), 1)
         const uint64_t a = desc_advance(desc_a, st * kStageBytesA), b = desc_advance(desc_b, st * kStageBytesB);
         ptx::wgmma_fence();
 #pragma unroll
-        for (int kk = 0; kk < kBK; kk += kWgmmaK)
+        for (int kk = 0; kk < BK; kk += kWgmmaK)
 #pragma unroll
           for (int h = 0; h < kHalves; ++h)
-            ptx::WgmmaBf16F32<BN>::mma(acc[h], desc_advance(a, h * kHalfBytesA + kk * 2), desc_advance(b, kk * 2), 1);
+            ptx::WgmmaBf16F32<BN>::mma(acc[h], desc_advance(a, stage_k_offset(BM, kk) + h * kHalfBytesA),
+                                       desc_advance(b, stage_k_offset(BN, kk)), 1);
         ptx::wgmma_commit_group();
         // Test the next stage's barrier while this step's wgmmas run, so the next step
         // starts without a wait when its data is already there (CUTLASS's
@@ -427,9 +441,9 @@ __global__ void __launch_bounds__(128 * (1 + BM / 64), 1)
 
 // The host half of one instance: shared-memory attribute and resident clusters
 // (once per device), cluster launch of the persistent grid.
-template <int BM, int BN, int Stages, int ClusterSize>
+template <int BM, int BN, int BK, int Stages, int ClusterSize>
 cudaLaunchConfig_t launch_config(cudaLaunchAttribute& attr, cudaStream_t stream) {
-  constexpr int kSmem = static_cast<int>(sizeof(SharedStorage<BM, BN, Stages>)) + 1024;
+  constexpr int kSmem = static_cast<int>(sizeof(SharedStorage<BM, BN, BK, Stages>)) + 1024;
   cudaLaunchConfig_t cfg{};
   cfg.gridDim = dim3(2 * ClusterSize);  // placeholder for the occupancy query
   cfg.blockDim = dim3(128 * (1 + BM / 64));
@@ -446,15 +460,15 @@ cudaLaunchConfig_t launch_config(cudaLaunchAttribute& attr, cudaStream_t stream)
   return cfg;
 }
 
-template <int BM, int BN, int Stages, int ClusterM, int ClusterN, bool Dynamic, bool PingPong>
+template <int BM, int BN, int BK, int Stages, int ClusterM, int ClusterN, bool Dynamic, bool PingPong>
 int resident_clusters(int device, int sm_count) {
   static std::atomic<int> by_device[kMaxDevices] = {};
   const int slot = device >= 0 && device < kMaxDevices ? device : 0;
   int resident = by_device[slot].load(std::memory_order_relaxed);
   if (resident == 0) {
-    auto* kernel = k10_tunable<BM, BN, Stages, ClusterM, ClusterN, Dynamic, PingPong>;
+    auto* kernel = k10_tunable<BM, BN, BK, Stages, ClusterM, ClusterN, Dynamic, PingPong>;
     cudaLaunchAttribute attr;
-    cudaLaunchConfig_t cfg = launch_config<BM, BN, Stages, ClusterM * ClusterN>(attr, nullptr);
+    cudaLaunchConfig_t cfg = launch_config<BM, BN, BK, Stages, ClusterM * ClusterN>(attr, nullptr);
     check_cuda(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, cfg.dynamicSmemBytes),
                "k10 smem attribute");
     check_cuda(cudaOccupancyMaxActiveClusters(&resident, kernel, &cfg), "k10 resident clusters");
@@ -464,11 +478,11 @@ int resident_clusters(int device, int sm_count) {
   return resident;
 }
 
-template <int BM, int BN, int Stages, int ClusterM, int ClusterN, bool Dynamic, bool PingPong>
+template <int BM, int BN, int BK, int Stages, int ClusterM, int ClusterN, bool Dynamic, bool PingPong>
 void launch_instance(const Launch& l, uint32_t clusters) {
-  auto* kernel = k10_tunable<BM, BN, Stages, ClusterM, ClusterN, Dynamic, PingPong>;
+  auto* kernel = k10_tunable<BM, BN, BK, Stages, ClusterM, ClusterN, Dynamic, PingPong>;
   cudaLaunchAttribute attr;
-  cudaLaunchConfig_t cfg = launch_config<BM, BN, Stages, ClusterM * ClusterN>(attr, l.stream);
+  cudaLaunchConfig_t cfg = launch_config<BM, BN, BK, Stages, ClusterM * ClusterN>(attr, l.stream);
   cfg.gridDim = dim3(std::max<uint32_t>(1, clusters) * ClusterM * ClusterN);
   check_cuda(cudaLaunchKernelEx(&cfg, kernel, l.map_a, l.map_b, l.map_c, l.prob), "k10_tunable launch");
 }
@@ -477,11 +491,11 @@ void launch_instance(const Launch& l, uint32_t clusters) {
 // decided at compile time so each part file instantiates only its own rows),
 // nullptr for the others.
 struct Row {
-  int bm, bn, stages, cluster_m, cluster_n, dynamic, pingpong;
+  int bm, bn, bk, stages, cluster_m, cluster_n, dynamic, pingpong;
 };
 inline constexpr Row kRows[] = {
-#define GEMMSCOPE_K10_ROW(BM, BN, STAGES, CLUSTER_M, CLUSTER_N, DYNAMIC, PINGPONG) \
-  Row{BM, BN, STAGES, CLUSTER_M, CLUSTER_N, DYNAMIC, PINGPONG},
+#define GEMMSCOPE_K10_ROW(BM, BN, BK, STAGES, CLUSTER_M, CLUSTER_N, DYNAMIC, PINGPONG) \
+  Row{BM, BN, BK, STAGES, CLUSTER_M, CLUSTER_N, DYNAMIC, PINGPONG},
     GEMMSCOPE_K10_INSTANCES(GEMMSCOPE_K10_ROW)
 #undef GEMMSCOPE_K10_ROW
 };
@@ -492,8 +506,8 @@ constexpr InstanceFns instance_if_mine() {
   if constexpr (I % kParts == Part) {
     constexpr Row r = kRows[I];
     return InstanceFns{
-        &resident_clusters<r.bm, r.bn, r.stages, r.cluster_m, r.cluster_n, r.dynamic != 0, r.pingpong != 0>,
-        &launch_instance<r.bm, r.bn, r.stages, r.cluster_m, r.cluster_n, r.dynamic != 0, r.pingpong != 0>};
+        &resident_clusters<r.bm, r.bn, r.bk, r.stages, r.cluster_m, r.cluster_n, r.dynamic != 0, r.pingpong != 0>,
+        &launch_instance<r.bm, r.bn, r.bk, r.stages, r.cluster_m, r.cluster_n, r.dynamic != 0, r.pingpong != 0>};
   } else {
     return InstanceFns{};
   }

@@ -56,8 +56,8 @@ std::string to_string(const KernelConfig& c) {
 const std::vector<KernelConfig>& compiled_instances() {
   static const std::vector<KernelConfig> list = [] {
     std::vector<KernelConfig> v;
-#define GEMMSCOPE_K10_ROW(BM, BN, STAGES, CLUSTER_M, CLUSTER_N, DYNAMIC, PINGPONG)                     \
-  v.push_back(KernelConfig{BM, BN, 64, STAGES, (BM) / 64, CLUSTER_M, CLUSTER_N,                        \
+#define GEMMSCOPE_K10_ROW(BM, BN, BK, STAGES, CLUSTER_M, CLUSTER_N, DYNAMIC, PINGPONG)                 \
+  v.push_back(KernelConfig{BM, BN, BK, STAGES, (BM) / 64, CLUSTER_M, CLUSTER_N,                        \
                            (DYNAMIC) ? Schedule::Dynamic : Schedule::Static, 0, 1, false, (PINGPONG) != 0});
     GEMMSCOPE_K10_INSTANCES(GEMMSCOPE_K10_ROW)
 #undef GEMMSCOPE_K10_ROW
@@ -238,7 +238,7 @@ std::string shape_rules(const KernelConfig& c, const Shape& s) {
   const Decomposition d = decompose(c, s);
   if (c.splits > d.k_blocks)
     return "split-K = " + std::to_string(c.splits) + " exceeds the " + std::to_string(d.k_blocks) +
-           " k-blocks of 64 in K = " + std::to_string(s.k);
+           " k-blocks of " + std::to_string(c.bk) + " in K = " + std::to_string(s.k);
   if (d.work >= (int64_t{1} << 31))
     return "the work grid (" + std::to_string(d.work) + " work units) must stay below 2^31";
   return {};

@@ -110,7 +110,7 @@ struct Shape {
   int64_t m = 0, n = 0, k = 0;
 };
 // Shape rules of this configuration (TMA: K and N multiples of 8; split-K at most
-// one split per 64-wide k-block; work index below 2^31; stream-K only with the
+// one split per BK-deep k-block; work index below 2^31; stream-K only with the
 // static schedule and without split-K). Empty when it can run.
 std::string shape_rules(const KernelConfig& c, const Shape& s);
 

@@ -4,7 +4,7 @@
 // and by the host-only tuning code (kernels/tune/), which must never offer a
 // configuration that was not compiled.
 //
-// X(BM, BN, STAGES, CLUSTER_M, CLUSTER_N, DYNAMIC, PINGPONG)
+// X(BM, BN, BK, STAGES, CLUSTER_M, CLUSTER_N, DYNAMIC, PINGPONG)
 //   BM       rows of C per CTA: 64 per consumer warpgroup (64 -> 1, 128 -> 2)
 //   BN       columns of C per CTA (one m64nBNk16 wgmma per 64 rows per k-step);
 //            not a multiple of 64 (96): the epilogue stores boxes of 32 columns.
@@ -33,35 +33,43 @@
 //            only: 128 x 192 spills (192 accumulators per thread) and ran slower
 //            than its cooperative twin, 128 x 64 slower than the other tiles
 //            (bench/results/2026-11-30-h200-llm-pingpong)
-// BK is 64 everywhere: one 128-byte swizzle row of bf16 (the 128B swizzle is the
-// only mode whose atoms wgmma reads conflict-free at full width).
+//   BK       K depth of a stage: 64 is one 128-byte swizzle row of bf16 (the 128B
+//            swizzle is the only mode whose atoms wgmma reads conflict-free at full
+//            width), one TMA box per operand; 128 is two such boxes behind one
+//            full/empty barrier pair, half as many stages in the same shared memory.
+//            At decode, k10's stream of B alone ran 0.86 of cuBLAS's whole GEMM in
+//            10 stages of one k-block and 0.94 in 5 stages of two, the same bytes in
+//            flight (bench/results/2026-11-30-h200-decode-stages)
 // Every instance also takes, at run time, a block-swizzle group (0 = along M) and a
 // split-K factor (1 = bf16 TMA-store epilogue; S > 1 = fp32 partials summed in a
 // fixed order by the last split) or stream-K.
 #define GEMMSCOPE_K10_INSTANCES(X) \
-  X(128, 256, 4, 2, 1, 0, 0)  \
-  X(128, 256, 4, 1, 1, 0, 0)  \
-  X(128, 256, 4, 2, 1, 1, 0)  \
-  X(128, 192, 4, 2, 1, 0, 0)  \
-  X(128, 192, 4, 1, 1, 0, 0)  \
-  X(128, 128, 6, 2, 1, 0, 0)  \
-  X(128, 128, 6, 1, 1, 0, 0)  \
-  X(128, 64, 8, 1, 1, 0, 0)   \
-  X(64, 128, 8, 1, 1, 0, 0)   \
-  X(128, 64, 8, 2, 1, 0, 0)   \
-  X(64, 256, 5, 1, 1, 0, 0)   \
-  X(128, 128, 6, 2, 1, 1, 0)  \
-  X(128, 128, 6, 1, 2, 0, 0)  \
-  X(128, 256, 4, 1, 2, 0, 0)  \
-  X(128, 64, 8, 1, 2, 0, 0)   \
-  X(64, 128, 8, 2, 1, 0, 0)   \
-  X(64, 64, 12, 2, 1, 0, 0)   \
-  X(64, 192, 6, 2, 1, 0, 0)   \
-  X(64, 256, 5, 2, 1, 0, 0)   \
-  X(128, 128, 6, 2, 1, 0, 1)  \
-  X(128, 128, 6, 1, 2, 0, 1)  \
-  X(128, 128, 6, 1, 1, 0, 1)  \
-  X(64, 96, 10, 2, 1, 0, 0)  \
-  X(128, 160, 5, 2, 1, 0, 0)  \
-  X(128, 224, 4, 2, 1, 0, 0)  \
-  X(128, 176, 5, 2, 1, 0, 0)
+  X(128, 256, 64, 4, 2, 1, 0, 0)  \
+  X(128, 256, 64, 4, 1, 1, 0, 0)  \
+  X(128, 256, 64, 4, 2, 1, 1, 0)  \
+  X(128, 192, 64, 4, 2, 1, 0, 0)  \
+  X(128, 192, 64, 4, 1, 1, 0, 0)  \
+  X(128, 128, 64, 6, 2, 1, 0, 0)  \
+  X(128, 128, 64, 6, 1, 1, 0, 0)  \
+  X(128, 64, 64, 8, 1, 1, 0, 0)   \
+  X(64, 128, 64, 8, 1, 1, 0, 0)   \
+  X(128, 64, 64, 8, 2, 1, 0, 0)   \
+  X(64, 256, 64, 5, 1, 1, 0, 0)   \
+  X(128, 128, 64, 6, 2, 1, 1, 0)  \
+  X(128, 128, 64, 6, 1, 2, 0, 0)  \
+  X(128, 256, 64, 4, 1, 2, 0, 0)  \
+  X(128, 64, 64, 8, 1, 2, 0, 0)   \
+  X(64, 128, 64, 8, 2, 1, 0, 0)   \
+  X(64, 64, 64, 12, 2, 1, 0, 0)   \
+  X(64, 192, 64, 6, 2, 1, 0, 0)   \
+  X(64, 256, 64, 5, 2, 1, 0, 0)   \
+  X(128, 128, 64, 6, 2, 1, 0, 1)  \
+  X(128, 128, 64, 6, 1, 2, 0, 1)  \
+  X(128, 128, 64, 6, 1, 1, 0, 1)  \
+  X(64, 96, 64, 10, 2, 1, 0, 0)  \
+  X(128, 160, 64, 5, 2, 1, 0, 0)  \
+  X(128, 224, 64, 4, 2, 1, 0, 0)  \
+  X(128, 176, 64, 5, 2, 1, 0, 0)  \
+  X(64, 96, 128, 5, 2, 1, 0, 0)  \
+  X(64, 128, 128, 4, 2, 1, 0, 0) \
+  X(128, 128, 128, 3, 2, 1, 0, 0)

@@ -66,13 +66,18 @@ RC_GTEST_PROP(Sm90KernelsVsModel, K03SwizzledDescriptorsReadWhatTmaWrote, ()) {
 }
 
 // k10 forms one descriptor per operand before its main loop and reaches stage s,
-// K step kk with desc_advance(base, s * stage_bytes + kk * 32). For every tile
-// height and ring depth it instantiates, that reads what TMA wrote into the stage:
-// A as the consumer's 64-row slice, B whole (wgmma N = BN).
+// K step kk with desc_advance(base, s * stage_bytes + stage_k_offset(rows, kk)); its
+// producer puts the TMA box of K elements [64 j, 64 j + 64) at
+// stage_k_offset(rows, 64 j) into the stage. For every tile height, stage depth BK
+// (one or two boxes) and ring depth it instantiates: the boxes are 1024-byte aligned
+// (the 128B swizzle's atom), lie inside the stage and do not overlap, and each K
+// step's descriptor reads what TMA wrote there: A as the consumer's 64-row slice, B
+// whole (wgmma N = BN).
 RC_GTEST_PROP(Sm90KernelsVsModel, K10AdvancedDescriptorsReadWhatTmaWrote, ()) {
-  const uint32_t tile_rows = *rc::gen::element<uint32_t>(64, 128, 192, 256);
+  const uint32_t tile_rows = *rc::gen::element<uint32_t>(64, 96, 128, 160, 176, 192, 224, 256);
+  const uint32_t bk = *rc::gen::element<uint32_t>(64, 128);
   const uint32_t stages = *rc::gen::inRange<uint32_t>(1, 13);
-  const uint32_t stage_bytes = tile_rows * kBK * 2;
+  const uint32_t stage_bytes = tile_rows * bk * 2;
   const uint32_t window = 1024u * *rc::gen::inRange<uint32_t>(0, 16);
   const uint32_t stage = *rc::gen::inRange<uint32_t>(0, stages);
   const bool operand_a = *rc::gen::arbitrary<bool>();
@@ -80,16 +85,27 @@ RC_GTEST_PROP(Sm90KernelsVsModel, K10AdvancedDescriptorsReadWhatTmaWrote, ()) {
   const uint32_t row0 = operand_a ? kWgmmaM * *rc::gen::inRange<uint32_t>(0, tile_rows / kWgmmaM) : 0;
   const uint32_t tile = window + stage * stage_bytes;
   RC_PRE(tile + stage_bytes <= 232448u);  // inside the 227 KiB a block may use
+  const uint32_t box_bytes = tile_rows * kBK * 2;
+  for (uint32_t j = 0; j < bk / kBK; ++j) {
+    const uint32_t at = ks::stage_k_offset(tile_rows, j * kBK);
+    RC_ASSERT(at % 1024u == 0u);
+    RC_ASSERT(at + box_bytes <= stage_bytes);
+    for (uint32_t i = 0; i < j; ++i) {
+      const uint32_t other = ks::stage_k_offset(tile_rows, i * kBK);
+      RC_ASSERT(at >= other + box_bytes || other >= at + box_bytes);
+    }
+  }
   const uint64_t base = ks::desc_kmajor_sw128(window, row0, 0);
-  const gm::TmaBox box{tile_rows, kBK, 2, gm::SwizzleMode::B128, tile};
   const gm::OperandExtent operand{rows, kWgmmaK, gm::OperandMajor::K, 2};
-  for (uint32_t kk = 0; kk < kBK; kk += kWgmmaK) {
-    const uint64_t advanced = ks::desc_advance(base, stage * stage_bytes + kk * 2);
-    RC_ASSERT(advanced == ks::desc_kmajor_sw128(tile, row0, kk));
+  for (uint32_t kk = 0; kk < bk; kk += kWgmmaK) {
+    const uint32_t box_k0 = kk / kBK * kBK;
+    const gm::TmaBox box{tile_rows, kBK, 2, gm::SwizzleMode::B128, tile + ks::stage_k_offset(tile_rows, box_k0)};
+    const uint64_t advanced = ks::desc_advance(base, stage * stage_bytes + ks::stage_k_offset(tile_rows, kk));
+    RC_ASSERT(advanced == ks::desc_kmajor_sw128(static_cast<uint32_t>(box.smem_base), row0, kk - box_k0));
     const auto desc = gm::SmemDescriptorSm90::decode(advanced);
     for (uint32_t r = 0; r < rows; ++r)
       for (uint32_t k = 0; k < kWgmmaK; ++k)
-        RC_ASSERT(gm::descriptor_element_address(desc, operand, r, k) == box.address(row0 + r, kk + k));
+        RC_ASSERT(gm::descriptor_element_address(desc, operand, r, k) == box.address(row0 + r, kk - box_k0 + k));
   }
 }
 

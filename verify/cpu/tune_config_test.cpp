@@ -183,16 +183,16 @@ TEST(TuneConfig, RefusalsNameTheFieldAndValue) {
 }
 
 TEST(TuneConfig, EveryCompiledInstanceFitsSharedMemory) {
-  // stages x (BM + BN) x 64 x 2 bytes of ring + consumers x 2 x 64 x (64 or, for a
+  // stages x (BM + BN) x BK x 2 bytes of ring + consumers x 2 x 64 x (64 or, for a
   // BN that is not a multiple of 64, 32, or for one that is not a multiple of 32,
   // 16) x 2 bytes of staging + barriers + 1 KiB alignment slack, against sm_90's 227 KiB.
   for (const auto& c : compiled_instances()) {
-    const int64_t ring = int64_t{c.stages} * (c.bm + c.bn) * 64 * 2;
+    const int64_t ring = int64_t{c.stages} * (c.bm + c.bn) * c.bk * 2;
     const int64_t staging = int64_t{c.consumers} * 2 * 64 * (c.bn % 64 == 0 ? 64 : c.bn % 32 == 0 ? 32 : 16) * 2;
     EXPECT_GE(shared_memory_bytes(c), ring + staging + 1024) << to_string(c);
     EXPECT_LE(shared_memory_bytes(c), kSm90MaxSharedPerBlock) << to_string(c);
     EXPECT_EQ(c.bm, 64 * c.consumers);
-    EXPECT_EQ(c.bk, 64);
+    EXPECT_TRUE(c.bk == 64 || c.bk == 128) << to_string(c);  // one or two 128-byte swizzle rows
   }
   // k08's own configuration is compiled (the tuner can always fall back to it).
   EXPECT_GE(instance_index(KernelConfig{}), 0);
@@ -205,6 +205,13 @@ TEST(TuneConfig, ShapeRules) {
   EXPECT_NE(shape_rules(c, {128, 4100, 4096}).find("N = 4100 must be a multiple of 8"), std::string::npos);
   // K = 192: three 64-wide k-blocks, so at most 3 splits.
   EXPECT_NE(shape_rules(c, {128, 4096, 192}).find("split-K = 4 exceeds the 3 k-blocks"), std::string::npos);
+  // BK = 128: K = 200 is two k-blocks (the second partly past K, zero-filled by TMA).
+  const KernelConfig deep = parse_config("64x96x128.s5.wg1.c2x1.static.g0.sk3");
+  EXPECT_GE(instance_index(deep), 0);
+  EXPECT_EQ(decompose(deep, {128, 5376, 200}).k_blocks, 2);
+  EXPECT_NE(shape_rules(deep, {128, 5376, 200}).find("split-K = 3 exceeds the 2 k-blocks of 128 in K = 200"),
+            std::string::npos);
+  EXPECT_EQ(shape_rules(deep, {128, 5376, 264}), "");
 }
 
 TEST(TuneConfig, Decomposition) {
