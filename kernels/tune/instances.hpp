@@ -39,7 +39,10 @@
 //            full/empty barrier pair, half as many stages in the same shared memory.
 //            At decode, k10's stream of B alone ran 0.86 of cuBLAS's whole GEMM in
 //            10 stages of one k-block and 0.94 in 5 stages of two, the same bytes in
-//            flight (bench/results/2026-11-30-h200-decode-stages)
+//            flight. On the 12 M = 128 shapes, the whole kernel: 64x96 0.80 -> 0.89
+//            of cuBLAS (geomean), 64x128 0.88 -> 0.88. 128x128 with BK = 128 (3
+//            stages) won no shape in a tune of all 48 and is not compiled
+//            (bench/results/2026-11-30-h200-decode-stages)
 // Every instance also takes, at run time, a block-swizzle group (0 = along M) and a
 // split-K factor (1 = bf16 TMA-store epilogue; S > 1 = fp32 partials summed in a
 // fixed order by the last split) or stream-K.
@@ -72,4 +75,4 @@
   X(128, 176, 64, 5, 2, 1, 0, 0)  \
   X(64, 96, 128, 5, 2, 1, 0, 0)  \
   X(64, 128, 128, 4, 2, 1, 0, 0) \
-  X(128, 128, 128, 3, 2, 1, 0, 0)
+  X(64, 64, 128, 6, 2, 1, 0, 0)

@@ -88,7 +88,7 @@ TEST(GemmDiff, K09BlockSwizzleDynamic) { REQUIRE_GPU(); property("k09_dyn", true
 // gemmscope::gemm's dispatch on any shape, K and N not multiples of 8 included.
 // k10, the tunable kernel: every compiled instance, plain and with the grouped
 // tile order, with and without split-K (the split count is drawn per case: 2..8,
-// at most one split per 64-wide k-block) or stream-K (static instances, one case
+// at most one split per BK-deep k-block) or stream-K (static instances, one case
 // in three), against Eigen.
 class K10Instances : public testing::TestWithParam<int> {};
 TEST_P(K10Instances, MatchesEigen) {
@@ -101,7 +101,7 @@ TEST_P(K10Instances, MatchesEigen) {
     s.k = *multiple_of_8();
     tune::KernelConfig c = base;
     c.group = *rc::gen::element(0, 0, 1, 2, 8);
-    const int64_t k_blocks = (s.k + 63) / 64;
+    const int64_t k_blocks = (s.k + base.bk - 1) / base.bk;
     c.splits = static_cast<int>(*rc::gen::inRange<int64_t>(1, std::min<int64_t>(8, k_blocks) + 1));
     if (c.schedule == tune::Schedule::Static && *rc::gen::inRange(0, 3) == 0) c.splits = 1, c.stream_k = true;
     check_case("k10:" + tune::to_string(c), s, *rc::gen::arbitrary<uint64_t>());
