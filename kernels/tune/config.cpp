@@ -298,9 +298,19 @@ double modelled_time_us(const KernelConfig& c, const Shape& s, int sm_count) {
   // Bytes one CTA loads per element of K: its slice of A and of B (the rest arrives
   // by multicast).
   const double cta_bytes_per_k = (static_cast<double>(c.bm) / c.cluster_n + static_cast<double>(c.bn) / c.cluster_m) * 2;
+  // Small stages run slower: each one is a full/empty barrier round trip between the
+  // CTAs of a cluster, and the whole tile (the model's compute or load bound alike)
+  // waits on them. On the H200's 12 M = 128 shapes (geomean), against the same
+  // tile with stages of two k-blocks (BK = 128), stages of 16 KiB ran at 0.77 of its
+  // speed, of 20 KiB at 0.90 and of 24 KiB at 0.99 (64 x 64, 64 x 96 and 64 x 128
+  // tiles with BK = 64; bench/results/2026-11-30-h200-decode-stages, runs 2 and 3).
+  // Linear between 16 and 24 KiB.
+  const double stage_kib = static_cast<double>(c.bm + c.bn) * c.bk * 2 / 1024;
+  const double eff_load = std::clamp(0.77 + (stage_kib - 16) * (0.23 / 8), 0.77, 1.0);
   auto tile_us = [&](double k) {
     const double flops = 2.0 * c.bm * c.bn * k;
-    return std::max(flops / (kSmFlops * eff_n * eff_m), cta_bytes_per_k * k / kSmBytes) * 1e6 + kTileOverheadUs;
+    return std::max(flops / (kSmFlops * eff_n * eff_m), cta_bytes_per_k * k / kSmBytes) / eff_load * 1e6 +
+           kTileOverheadUs;
   };
   const double partial_us = static_cast<double>(c.bm) * c.bn * 4 / kPartialBytes * 1e6;  // one partial, one way
   const double kb = static_cast<double>(d.k_blocks);
@@ -326,7 +336,9 @@ double modelled_time_us(const KernelConfig& c, const Shape& s, int sm_count) {
     // Each split writes its partial; the last of the S reads all S back.
     t += waves * (tile_us(std::ceil(kb / c.splits) * c.bk) + (1 + c.splits) * partial_us + kFixupUs);
   }
-  const double hbm_us = static_cast<double>(s.m * s.k + s.n * s.k + s.m * s.n) * 2 / kHbm * 1e6;
+  // The HBM floor, at the rate this configuration's stages sustain (eff_load: at M = 128
+  // the stream of B from HBM is what small stages slow down).
+  const double hbm_us = static_cast<double>(s.m * s.k + s.n * s.k + s.m * s.n) * 2 / (kHbm * eff_load) * 1e6;
   t = std::max(t, hbm_us);
   if (c.schedule == Schedule::Dynamic) t *= 1.01;
   if (c.group != 0) t *= 1.005;

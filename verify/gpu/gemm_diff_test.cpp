@@ -133,7 +133,8 @@ TEST(GemmDiff, K10SplitKLongK) {
                                 GemmShape{2000, 1600, 520}}) {
         tune::KernelConfig c = base;
         if (splits == 0 && c.schedule != tune::Schedule::Static) continue;
-        c.splits = std::max(splits, 1);
+        // At most one split per k-block (K = 520 is 5 k-blocks of BK = 128).
+        c.splits = static_cast<int>(std::min<int64_t>(std::max(splits, 1), (s.k + c.bk - 1) / c.bk));
         c.stream_k = splits == 0;
         c.group = splits == 3 || splits == 0 ? 2 : 0;
         const HostProblem p = HostProblem::random(s, seed++);
