@@ -37,6 +37,10 @@ namespace gemmscope::tune {
 // 5: the cut-tile epilogue reaches its named barriers with converged warps (the
 //    counter reset joins the arrival's lane-0 block; the bulk-store wait is
 //    warp 0's); ping-pong runs split-K and stream-K; clusters of up to 2x4.
+//    Instances with BK = 128 (two TMA boxes per stage) were added under version 5:
+//    the other instances' PTX is byte-identical to before the BK template parameter
+//    (bench/results/2026-11-30-h200-decode-stages/experiments/ptx-identity.py), so
+//    their version-5 measurements stand.
 inline constexpr int kKernelVersion = 5;
 
 enum class Schedule { Static, Dynamic };
