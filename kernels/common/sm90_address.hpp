@@ -87,24 +87,6 @@ GEMMSCOPE_HD constexpr uint32_t sw32_offset(uint32_t row, uint32_t col_elems) {
 // rows, sw32_offset) that divides bn.
 GEMMSCOPE_HD constexpr int store_box_cols(int bn) { return bn % 64 == 0 ? 64 : bn % 32 == 0 ? 32 : 16; }
 
-// k10's staging buffers per consumer warpgroup: each store box waits, before it is
-// written, for the bulk store of the box this many places before it to have read its
-// buffer. Tiles stored in 64-column boxes keep two (1-4 boxes per tile). Narrower boxes
-// (BN = 96, 160, 176, 224: 3-11 boxes per tile) get one per box, as many as fit next
-// to the operand ring in sm_90's 227 KiB (at least two): with two, the epilogue of
-// 128x176 (11 boxes) cost 2.1 us of a 37 us GEMM on the H200
-// (bench/results/2026-11-30-h200-decode-stages, call 8).
-GEMMSCOPE_HD constexpr int staging_buffers(int bm, int bn, int bk, int stages) {
-  const int cols = store_box_cols(bn);
-  if (cols == 64) return 2;
-  const int ring = stages * (bm + bn) * bk * 2;
-  const int budget = 232448 - 1024 - 512 - ring;  // less the alignment slack and the barriers
-  const int fit = budget / ((bm / 64) * 64 * cols * 2);
-  const int boxes = bn / cols;
-  const int want = boxes < fit ? boxes : fit;
-  return want > 2 ? want : 2;
-}
-
 // wgmma m64nNk16 fp32 accumulator: thread t (0..127) of the warpgroup, register i.
 GEMMSCOPE_HD constexpr uint32_t accumulator_row(uint32_t thread, uint32_t reg) {
   return 16u * (thread / 32u) + (thread % 32u) / 4u + 8u * ((reg >> 1) & 1u);

@@ -19,9 +19,8 @@
 //   stream-K:   (static schedule) the last waves' k-blocks dealt out evenly
 //               (sm90::StreamK); a tile cut between workers is summed the same
 //               way, its pieces in k order.
-// The epilogue is k07's: stmatrix into alternating swizzled staging boxes (two,
-// or for boxes narrower than 64 columns one per box as far as shared memory allows:
-// sm90::staging_buffers), TMA store; boxes of 64 columns (128B swizzle), or of 32 (64B swizzle) for a BN
+// The epilogue is k07's: stmatrix into two alternating swizzled staging boxes,
+// TMA store; boxes of 64 columns (128B swizzle), or of 32 (64B swizzle) for a BN
 // that is not a multiple of 64, or of 16 (32B swizzle) for one that is not a
 // multiple of 32.
 // Consumers, cooperative (PingPong = false): each of the BM / 64 consumer
@@ -51,7 +50,7 @@ namespace gemmscope::sm90::k10 {
 
 // kBoxK: K elements per TMA box, one 128-byte row of the 128B swizzle. A stage of
 // BK = 128 holds two boxes per operand (stage_k_offset).
-constexpr int kBoxK = 64, kWgmmaK = 16, kScheduleSlots = 2;
+constexpr int kBoxK = 64, kWgmmaK = 16, kStagingBuffers = 2, kScheduleSlots = 2;
 // Named barriers: 0 __syncthreads, 1 + c consumer c's epilogue, kTurnBarrier + c
 // ping-pong consumer c's turn to start a unit.
 constexpr uint32_t kTurnBarrier = 3;
@@ -61,7 +60,6 @@ template <int BM, int BN, int BK, int Stages>
 struct SharedStorage {
   static constexpr int kConsumers = BM / 64;
   static constexpr int kStoreCols = store_box_cols(BN);
-  static constexpr int kStagingBuffers = staging_buffers(BM, BN, BK, Stages);
   alignas(1024) bf16 a[Stages][BM * BK];
   alignas(1024) bf16 b[Stages][BN * BK];
   alignas(1024) bf16 c[kConsumers][kStagingBuffers][64 * kStoreCols];
@@ -100,7 +98,7 @@ __global__ void __launch_bounds__(128 * (1 + BM / 64), 1)
   constexpr ClusterShape kCluster{ClusterM, ClusterN};
   constexpr int kClusterSize = ClusterM * ClusterN;
   constexpr uint32_t kStageBytes = (BM + BN) * BK * sizeof(bf16);
-  constexpr int kLoadBoxes = BK / kBoxK;  // TMA boxes per operand per stage
+  constexpr int kBoxes = BK / kBoxK;  // TMA boxes per operand per stage
   static_assert(BK == 64 || BK == 128, "BK: one or two 128-byte swizzle rows");
   using Storage = SharedStorage<BM, BN, BK, Stages>;
   using Pipe = PipelineState<Stages>;
@@ -110,7 +108,7 @@ __global__ void __launch_bounds__(128 * (1 + BM / 64), 1)
   static_assert(kConsumers == 1 || kConsumers == 2, "one or two consumer warpgroups");
   static_assert((BN / ClusterM) % 8 == 0, "B slices are whole 8-row swizzle atoms");
   static_assert((BM / ClusterN) % 8 == 0, "A slices are whole 8-row swizzle atoms");
-  constexpr int kStoreCols = Storage::kStoreCols, kStagingBuffers = Storage::kStagingBuffers;
+  constexpr int kStoreCols = Storage::kStoreCols;
   static_assert(BN % kStoreCols == 0, "whole store boxes");
   static_assert(sizeof(Storage) + 1024 <= 232448, "227 KiB of shared memory per block");
   constexpr uint32_t kScheduleReaders = (kClusterSize - 1) + kClusterSize * kConsumers * 128;
@@ -243,7 +241,7 @@ __global__ void __launch_bounds__(128 * (1 + BM / 64), 1)
           mbarrier_wait(&s.empty[st], p.empty_parity());
           mbarrier_expect_bytes(&s.full[st], kStageBytes);
 #pragma unroll
-          for (int j = 0; j < kLoadBoxes; ++j) {
+          for (int j = 0; j < kBoxes; ++j) {
             // Box j: K elements [kb * BK + j * 64, + 64), at stage_k_offset(rows, j * 64).
             const int k0 = kb * BK + j * kBoxK;
             bf16* const a = s.a[st] + stage_k_offset(BM, j * kBoxK) / sizeof(bf16);
@@ -396,8 +394,8 @@ __global__ void __launch_bounds__(128 * (1 + BM / 64), 1)
             for (int i = 0; i < kRegs; ++i) acc[h][i] += __ldcg(part + (h * kRegs + i) * 128);
         }
       }
-      // bf16 epilogue as k07/k08: stmatrix into alternating swizzled staging
-      // boxes (kStagingBuffers of them), TMA store; the last boxes' stores stay in flight into the next unit.
+      // bf16 epilogue as k07/k08: stmatrix into two alternating swizzled staging
+      // boxes, TMA store; the last boxes' stores stay in flight into the next unit.
       constexpr int kBoxes = BN / kStoreCols;
 #pragma unroll
       for (int h = 0; h < kHalves; ++h) {

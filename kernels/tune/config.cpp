@@ -178,9 +178,9 @@ std::vector<size_t> refine_picks(const std::vector<double>& medians, int count, 
 }
 
 int64_t shared_memory_bytes(const KernelConfig& c) {
+  constexpr int64_t kStagingBuffers = 2;
   const int64_t ring = static_cast<int64_t>(c.stages) * (c.bm + c.bn) * c.bk * 2;
-  const int64_t staging = static_cast<int64_t>(c.consumers) * sm90::staging_buffers(c.bm, c.bn, c.bk, c.stages) * 64 *
-                          sm90::store_box_cols(c.bn) * 2;
+  const int64_t staging = static_cast<int64_t>(c.consumers) * kStagingBuffers * 64 * sm90::store_box_cols(c.bn) * 2;
   const int64_t barriers = 8 * (2 * c.stages + 4) + 4 * 2;
   return ring + staging + barriers + 1024;
 }
