@@ -83,16 +83,9 @@ GEMMSCOPE_HD constexpr uint32_t sw32_offset(uint32_t row, uint32_t col_elems) {
 }
 
 // k10's TMA store box width for a tile of bn columns: the widest of 64 columns
-// (128-byte rows, sw128_offset), 32 (64-byte rows, sw64_offset), 16 (32-byte rows,
-// sw32_offset) and 8 (16-byte rows, unswizzled: plain16_offset) that divides bn.
-GEMMSCOPE_HD constexpr int store_box_cols(int bn) {
-  return bn % 64 == 0 ? 64 : bn % 32 == 0 ? 32 : bn % 16 == 0 ? 16 : 8;
-}
-
-// Epilogue staging tile of 8-column (16-byte) rows, for tile widths that are not a
-// multiple of 16 (k10's BN = 168): no swizzle, rows packed. stmatrix writes one 8x8
-// matrix as 8 consecutive rows, 128 contiguous bytes: conflict-free without a swizzle.
-GEMMSCOPE_HD constexpr uint32_t plain16_offset(uint32_t row, uint32_t col_elems) { return row * 16u + col_elems * 2u; }
+// (128-byte rows, sw128_offset), 32 (64-byte rows, sw64_offset) and 16 (32-byte
+// rows, sw32_offset) that divides bn.
+GEMMSCOPE_HD constexpr int store_box_cols(int bn) { return bn % 64 == 0 ? 64 : bn % 32 == 0 ? 32 : 16; }
 
 // wgmma m64nNk16 fp32 accumulator: thread t (0..127) of the warpgroup, register i.
 GEMMSCOPE_HD constexpr uint32_t accumulator_row(uint32_t thread, uint32_t reg) {
@@ -113,13 +106,6 @@ struct StmatrixRow {
 GEMMSCOPE_HD constexpr StmatrixRow stmatrix_x4_row(uint32_t warp, uint32_t lane, uint32_t col_block_pair) {
   const uint32_t q = lane / 8u;
   return StmatrixRow{16u * warp + (q & 1u) * 8u + lane % 8u, 8u * (2u * col_block_pair + q / 2u)};
-}
-// stmatrix.x2 of one 8-column block (the 8-column store box): matrices 0 and 1 are
-// rows 0-7 and 8-15 of the warp's 16, from accumulator registers 4b..4b+1 and
-// 4b+2..4b+3 of column block b; lanes 0-15 give the row addresses (lanes 16-31's are
-// ignored by the instruction), column 0 of the box.
-GEMMSCOPE_HD constexpr StmatrixRow stmatrix_x2_row(uint32_t warp, uint32_t lane) {
-  return StmatrixRow{16u * warp + ((lane / 8u) & 1u) * 8u + lane % 8u, 0u};
 }
 
 }  // namespace gemmscope::sm90

@@ -112,10 +112,9 @@ void launch(const tune::KernelConfig& c, const GemmShape& s, const GemmOperands&
   Launch l{};
   const model::TmaBox box_a{static_cast<uint32_t>(c.bm / c.cluster_n), 64, 2, model::SwizzleMode::B128, 0};
   const model::TmaBox box_b{static_cast<uint32_t>(c.bn / c.cluster_m), 64, 2, model::SwizzleMode::B128, 0};
-  // The staging box (sm90::store_box_cols: 64, 32, 16 or 8 columns): each row one
-  // span of the swizzle, the 128B, 64B or 32B one, as the kernel's sw128_offset /
-  // sw64_offset / sw32_offset write it; 8 columns (16-byte rows) unswizzled, as
-  // plain16_offset writes them.
+  // The staging box (sm90::store_box_cols: 64, 32 or 16 columns): each row one span
+  // of the swizzle, the 128B, 64B or 32B one, as the kernel's sw128_offset /
+  // sw64_offset / sw32_offset write it.
   const uint32_t store_cols = static_cast<uint32_t>(sm90::store_box_cols(c.bn));
   model::SwizzleMode store_swizzle = model::SwizzleMode::None;
   for (const model::SwizzleMode mode : {model::SwizzleMode::B32, model::SwizzleMode::B64, model::SwizzleMode::B128})

@@ -22,8 +22,7 @@
 // The epilogue is k07's: stmatrix into two alternating swizzled staging boxes,
 // TMA store; boxes of 64 columns (128B swizzle), or of 32 (64B swizzle) for a BN
 // that is not a multiple of 64, or of 16 (32B swizzle) for one that is not a
-// multiple of 32, or of 8 (unswizzled, stmatrix.x2) for one that is not a multiple
-// of 16.
+// multiple of 32.
 // Consumers, cooperative (PingPong = false): each of the BM / 64 consumer
 // warpgroups computes 64 rows of every tile. Ping-pong (PingPong = true, BM = 128,
 // two consumer warpgroups): the warpgroups take the CTA's work units in turn
@@ -408,24 +407,16 @@ __global__ void __launch_bounds__(128 * (1 + BM / 64), 1)
           if (warp == 0) cuda::ptx::cp_async_bulk_wait_group_read(cuda::ptx::n32_t<kStagingBuffers - 1>{});
           named_barrier_sync(1 + consumer, 128);
           const uint32_t staging = ptx::smem_u32(s.c[consumer][buffer]);
-          if constexpr (kStoreCols == 8) {
-            // One 8-column block: its rows 0-7 and 8-15 of each warp by stmatrix.x2.
-            const StmatrixRow at = stmatrix_x2_row(warp, lane);
-            const float* r = &acc[h][4 * box];
-            ptx::stmatrix_x2(staging + plain16_offset(at.row, at.col), pack_bf16x2(r[0], r[1]),
-                             pack_bf16x2(r[2], r[3]));
-          } else {
 #pragma unroll
-            for (int pair = 0; pair < kStoreCols / 16; ++pair) {
-              const int tile_pair = box * (kStoreCols / 16) + pair;
-              const StmatrixRow at = stmatrix_x4_row(warp, lane, pair);
-              const float* r = &acc[h][8 * tile_pair];
-              const uint32_t at_bytes = kStoreCols == 64   ? sw128_offset(at.row, at.col)
-                                        : kStoreCols == 32 ? sw64_offset(at.row, at.col)
-                                                           : sw32_offset(at.row, at.col);
-              ptx::stmatrix_x4(staging + at_bytes, pack_bf16x2(r[0], r[1]), pack_bf16x2(r[2], r[3]),
-                               pack_bf16x2(r[4], r[5]), pack_bf16x2(r[6], r[7]));
-            }
+          for (int pair = 0; pair < kStoreCols / 16; ++pair) {
+            const int tile_pair = box * (kStoreCols / 16) + pair;
+            const StmatrixRow at = stmatrix_x4_row(warp, lane, pair);
+            const float* r = &acc[h][8 * tile_pair];
+            const uint32_t at_bytes = kStoreCols == 64   ? sw128_offset(at.row, at.col)
+                                      : kStoreCols == 32 ? sw64_offset(at.row, at.col)
+                                                         : sw32_offset(at.row, at.col);
+            ptx::stmatrix_x4(staging + at_bytes, pack_bf16x2(r[0], r[1]), pack_bf16x2(r[2], r[3]),
+                             pack_bf16x2(r[4], r[5]), pack_bf16x2(r[6], r[7]));
           }
           cuda::ptx::fence_proxy_async(cuda::ptx::space_shared);
           named_barrier_sync(1 + consumer, 128);

@@ -16,11 +16,7 @@
 //            28672 at M = 512 (256 and 512 tiles on 132 SMs) and of N = 5376 at
 //            M = 2048 (384 tiles of 128 x 224); 176 (16-column boxes, 32B
 //            swizzle) those of N = 5376 at M = 512 (124 tiles, against 112 of
-//            128 x 192); 168 (8-column boxes, unswizzled, stmatrix.x2) makes 128
-//            tiles there with no ragged column (5376 = 32 x 168), cuBLAS's tile
-//            at that shape (bench/results/2026-11-30-h200-decode-stages, call 10);
-//            not in clusters along M, whose B slices of 84 rows are not whole
-//            8-row swizzle atoms
+//            128 x 192)
 //   STAGES   depth of the TMA -> wgmma ring (as many as fit in 227 KiB next to
 //            the epilogue's staging buffers)
 //   CLUSTER_M  CTAs per cluster along M (2: the B tile is multicast to both)
@@ -79,6 +75,4 @@
   X(128, 176, 64, 5, 2, 1, 0, 0)  \
   X(64, 96, 128, 5, 2, 1, 0, 0)  \
   X(64, 128, 128, 4, 2, 1, 0, 0) \
-  X(64, 64, 128, 6, 2, 1, 0, 0)  \
-  X(128, 168, 64, 5, 1, 1, 0, 0)  \
-  X(128, 168, 64, 5, 1, 2, 0, 0)
+  X(64, 64, 128, 6, 2, 1, 0, 0)

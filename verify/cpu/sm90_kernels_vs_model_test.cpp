@@ -171,35 +171,6 @@ TEST(Sm90KernelsVsModel, EpilogueStaging16ColumnsMatchesTmaStoreBox) {
     for (uint32_t c = 0; c < 16; ++c) ASSERT_EQ(ks::sw32_offset(r, c), box.address(r, c)) << r << "," << c;
 }
 
-// k10's 8-column staging box (BN = 168): plain16_offset is the unswizzled store box's map.
-TEST(Sm90KernelsVsModel, EpilogueStaging8ColumnsMatchesTmaStoreBox) {
-  const gm::TmaBox box{kTileRows, 8, 2, gm::SwizzleMode::None, 0};
-  for (uint32_t r = 0; r < kTileRows; ++r)
-    for (uint32_t c = 0; c < 8; ++c) ASSERT_EQ(ks::plain16_offset(r, c), box.address(r, c)) << r << "," << c;
-}
-
-// k10's stmatrix.x2 into the 8-column box: each of a warp's two matrices is 8
-// consecutive 16-byte rows, 128 contiguous bytes, so each phase of 8 lanes covers the
-// 32 banks once (lanes 16-31 give no address: inactive).
-TEST(Sm90KernelsVsModel, EpilogueStmatrixX2IsConflictFreeIn8ColumnBoxes) {
-  std::vector<gm::WarpAccess> accesses;
-  for (uint32_t warp = 0; warp < 4; ++warp) {
-    gm::WarpAccess a{};
-    a.width_bytes = 16;
-    a.kind = gm::AccessKind::Store;
-    a.active_mask = 0x0000FFFFu;
-    for (uint32_t lane = 0; lane < 16; ++lane) {
-      const ks::StmatrixRow at = ks::stmatrix_x2_row(warp, lane);
-      a.address[lane] = ks::plain16_offset(at.row, at.col);
-    }
-    accesses.push_back(a);
-  }
-  const gm::SequenceCost cost = gm::analyze(accesses);
-  EXPECT_EQ(cost.ideal, 4 * 2);
-  EXPECT_EQ(cost.wavefronts, 4 * 2);
-  EXPECT_EQ(cost.conflicts(), 0);
-}
-
 // k10's stmatrix.x4 into each staging box width, through the model's bank rules.
 // Hand argument: stmatrix.x4 stores four 8x8 matrices; lanes 8j..8j+7 give the row
 // addresses of matrix j, 16 bytes each: one 128-byte phase per matrix, ideal 1
@@ -241,15 +212,14 @@ TEST(Sm90KernelsVsModel, EpilogueStmatrixIsConflictFreeInEveryBoxWidth) {
 }
 
 // The box width the kernel and the launcher share: whole boxes for every BN an
-// instance may have (a multiple of 8 up to 256), and the widest box that fits.
+// instance may have (a multiple of 16 up to 256), and the widest box that fits.
 TEST(Sm90KernelsVsModel, StoreBoxColumnsTileEveryWidth) {
-  for (int bn = 8; bn <= 256; bn += 8) {
+  for (int bn = 16; bn <= 256; bn += 16) {
     const int cols = ks::store_box_cols(bn);
     EXPECT_EQ(bn % cols, 0) << bn;
     EXPECT_EQ(cols == 64, bn % 64 == 0) << bn;
     EXPECT_EQ(cols == 32, bn % 64 != 0 && bn % 32 == 0) << bn;
-    EXPECT_EQ(cols == 16, bn % 32 != 0 && bn % 16 == 0) << bn;
-    EXPECT_EQ(cols == 8, bn % 16 != 0) << bn;
+    EXPECT_EQ(cols == 16, bn % 32 != 0) << bn;
   }
 }
 
@@ -280,30 +250,6 @@ TEST(Sm90KernelsVsModel, StmatrixEpiloguePlacesEveryAccumulator) {
             const auto want = gm::wgmma_accumulator_cell(kN, warp * 32 + lane, 8 * p + 2 * q + h);
             ASSERT_EQ(at.row, want.row) << "warp " << warp << " lane " << lane << " p " << p << " q " << q;
             ASSERT_EQ(at.col + e.col, want.col) << "warp " << warp << " lane " << lane << " p " << p << " q " << q;
-            ++written[want.row * kN + want.col];
-          }
-  for (int w : written) ASSERT_EQ(w, 1);
-}
-
-// k10's 8-column epilogue (BN = 168): register q of the stmatrix.x2 of column block b
-// carries accumulator registers 4b+2q, 4b+2q+1, and the block's box starts at column
-// 8b of the tile. Where stmatrix puts them must be where the wgmma fragment map says
-// they belong, every accumulator of a 64 x 168 tile exactly once.
-TEST(Sm90KernelsVsModel, StmatrixX2EpiloguePlacesEveryAccumulator) {
-  constexpr uint32_t kN = 168;
-  std::vector<int> written(kWgmmaM * kN, 0);
-  for (uint32_t warp = 0; warp < 4; ++warp)
-    for (uint32_t b = 0; b < kN / 8; ++b)
-      for (uint32_t lane = 0; lane < 32; ++lane)
-        for (uint32_t q = 0; q < 2; ++q)
-          for (uint32_t h = 0; h < 2; ++h) {
-            const auto e = gm::ldmatrix_element(2, false, lane, q, h);
-            const uint32_t provider = gm::ldmatrix_row_address_thread(2, e.matrix, e.row);
-            ASSERT_LT(provider, 16u);
-            const auto at = ks::stmatrix_x2_row(warp, provider);
-            const auto want = gm::wgmma_accumulator_cell(kN, warp * 32 + lane, 4 * b + 2 * q + h);
-            ASSERT_EQ(at.row, want.row) << "warp " << warp << " lane " << lane << " b " << b << " q " << q;
-            ASSERT_EQ(8 * b + at.col + e.col, want.col) << "warp " << warp << " lane " << lane << " b " << b;
             ++written[want.row * kN + want.col];
           }
   for (int w : written) ASSERT_EQ(w, 1);
