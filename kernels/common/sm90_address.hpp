@@ -87,6 +87,13 @@ GEMMSCOPE_HD constexpr uint32_t sw32_offset(uint32_t row, uint32_t col_elems) {
 // rows, sw32_offset) that divides bn.
 GEMMSCOPE_HD constexpr int store_box_cols(int bn) { return bn % 64 == 0 ? 64 : bn % 32 == 0 ? 32 : 16; }
 
+// k10's epilogue staging buffers per consumer warpgroup: a store box waits until the
+// bulk store of the box before the previous one has read its buffer. Shared by the
+// kernel's shared-memory layout and the tuner's shared_memory_bytes. (Giving the
+// narrow-box tiles more did not make them faster: bench/results/
+// 2026-11-30-h200-decode-stages, call 9.)
+inline constexpr int kK10StagingBuffers = 2;
+
 // wgmma m64nNk16 fp32 accumulator: thread t (0..127) of the warpgroup, register i.
 GEMMSCOPE_HD constexpr uint32_t accumulator_row(uint32_t thread, uint32_t reg) {
   return 16u * (thread / 32u) + (thread % 32u) / 4u + 8u * ((reg >> 1) & 1u);

@@ -50,7 +50,7 @@ namespace gemmscope::sm90::k10 {
 
 // kBoxK: K elements per TMA box, one 128-byte row of the 128B swizzle. A stage of
 // BK = 128 holds two boxes per operand (stage_k_offset).
-constexpr int kBoxK = 64, kWgmmaK = 16, kStagingBuffers = 2, kScheduleSlots = 2;
+constexpr int kBoxK = 64, kWgmmaK = 16, kStagingBuffers = kK10StagingBuffers, kScheduleSlots = 2;
 // Named barriers: 0 __syncthreads, 1 + c consumer c's epilogue, kTurnBarrier + c
 // ping-pong consumer c's turn to start a unit.
 constexpr uint32_t kTurnBarrier = 3;

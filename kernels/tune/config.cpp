@@ -178,7 +178,7 @@ std::vector<size_t> refine_picks(const std::vector<double>& medians, int count, 
 }
 
 int64_t shared_memory_bytes(const KernelConfig& c) {
-  constexpr int64_t kStagingBuffers = 2;
+  constexpr int64_t kStagingBuffers = sm90::kK10StagingBuffers;
   const int64_t ring = static_cast<int64_t>(c.stages) * (c.bm + c.bn) * c.bk * 2;
   const int64_t staging = static_cast<int64_t>(c.consumers) * kStagingBuffers * 64 * sm90::store_box_cols(c.bn) * 2;
   const int64_t barriers = 8 * (2 * c.stages + 4) + 4 * 2;
