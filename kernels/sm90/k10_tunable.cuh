@@ -98,7 +98,7 @@ __global__ void __launch_bounds__(128 * (1 + BM / 64), 1)
   constexpr ClusterShape kCluster{ClusterM, ClusterN};
   constexpr int kClusterSize = ClusterM * ClusterN;
   constexpr uint32_t kStageBytes = (BM + BN) * BK * sizeof(bf16);
-  constexpr int kBoxes = BK / kBoxK;  // TMA boxes per operand per stage
+  constexpr int kLoadBoxes = BK / kBoxK;  // TMA boxes per operand per stage
   static_assert(BK == 64 || BK == 128, "BK: one or two 128-byte swizzle rows");
   using Storage = SharedStorage<BM, BN, BK, Stages>;
   using Pipe = PipelineState<Stages>;
@@ -241,7 +241,7 @@ __global__ void __launch_bounds__(128 * (1 + BM / 64), 1)
           mbarrier_wait(&s.empty[st], p.empty_parity());
           mbarrier_expect_bytes(&s.full[st], kStageBytes);
 #pragma unroll
-          for (int j = 0; j < kBoxes; ++j) {
+          for (int j = 0; j < kLoadBoxes; ++j) {
             // Box j: K elements [kb * BK + j * 64, + 64), at stage_k_offset(rows, j * 64).
             const int k0 = kb * BK + j * kBoxK;
             bf16* const a = s.a[st] + stage_k_offset(BM, j * kBoxK) / sizeof(bf16);

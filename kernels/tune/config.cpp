@@ -44,6 +44,9 @@ std::vector<std::string_view> split(std::string_view s, char sep) {
 
 int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
+// Bytes of one ring stage: BM + BN rows of BK bf16.
+int64_t stage_bytes(const KernelConfig& c) { return static_cast<int64_t>(c.bm + c.bn) * c.bk * 2; }
+
 }  // namespace
 
 std::string to_string(const KernelConfig& c) {
@@ -178,9 +181,9 @@ std::vector<size_t> refine_picks(const std::vector<double>& medians, int count, 
 }
 
 int64_t shared_memory_bytes(const KernelConfig& c) {
-  constexpr int64_t kStagingBuffers = sm90::kK10StagingBuffers;
-  const int64_t ring = static_cast<int64_t>(c.stages) * (c.bm + c.bn) * c.bk * 2;
-  const int64_t staging = static_cast<int64_t>(c.consumers) * kStagingBuffers * 64 * sm90::store_box_cols(c.bn) * 2;
+  const int64_t ring = c.stages * stage_bytes(c);
+  const int64_t staging =
+      static_cast<int64_t>(c.consumers) * sm90::kK10StagingBuffers * 64 * sm90::store_box_cols(c.bn) * 2;
   const int64_t barriers = 8 * (2 * c.stages + 4) + 4 * 2;
   return ring + staging + barriers + 1024;
 }
@@ -305,7 +308,7 @@ double modelled_time_us(const KernelConfig& c, const Shape& s, int sm_count) {
   // speed, of 20 KiB at 0.90 and of 24 KiB at 0.99 (64 x 64, 64 x 96 and 64 x 128
   // tiles with BK = 64; bench/results/2026-11-30-h200-decode-stages, runs 2 and 3).
   // Linear between 16 and 24 KiB.
-  const double stage_kib = static_cast<double>(c.bm + c.bn) * c.bk * 2 / 1024;
+  const double stage_kib = static_cast<double>(stage_bytes(c)) / 1024;
   const double eff_load = std::clamp(0.77 + (stage_kib - 16) * (0.23 / 8), 0.77, 1.0);
   auto tile_us = [&](double k) {
     const double flops = 2.0 * c.bm * c.bn * k;

@@ -101,7 +101,7 @@ TEST_P(K10Instances, MatchesEigen) {
     s.k = *multiple_of_8();
     tune::KernelConfig c = base;
     c.group = *rc::gen::element(0, 0, 1, 2, 8);
-    const int64_t k_blocks = (s.k + base.bk - 1) / base.bk;
+    const int64_t k_blocks = tune::decompose(base, {s.m, s.n, s.k}).k_blocks;
     c.splits = static_cast<int>(*rc::gen::inRange<int64_t>(1, std::min<int64_t>(8, k_blocks) + 1));
     if (c.schedule == tune::Schedule::Static && *rc::gen::inRange(0, 3) == 0) c.splits = 1, c.stream_k = true;
     check_case("k10:" + tune::to_string(c), s, *rc::gen::arbitrary<uint64_t>());
@@ -134,7 +134,7 @@ TEST(GemmDiff, K10SplitKLongK) {
         tune::KernelConfig c = base;
         if (splits == 0 && c.schedule != tune::Schedule::Static) continue;
         // At most one split per k-block (K = 520 is 5 k-blocks of BK = 128).
-        c.splits = static_cast<int>(std::min<int64_t>(std::max(splits, 1), (s.k + c.bk - 1) / c.bk));
+        c.splits = static_cast<int>(std::min<int64_t>(std::max(splits, 1), tune::decompose(c, {s.m, s.n, s.k}).k_blocks));
         c.stream_k = splits == 0;
         c.group = splits == 3 || splits == 0 ? 2 : 0;
         const HostProblem p = HostProblem::random(s, seed++);
