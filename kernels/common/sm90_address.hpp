@@ -84,8 +84,26 @@ GEMMSCOPE_HD constexpr uint32_t sw32_offset(uint32_t row, uint32_t col_elems) {
 
 // k10's TMA store box width for a tile of bn columns: the widest of 64 columns
 // (128-byte rows, sw128_offset), 32 (64-byte rows, sw64_offset) and 16 (32-byte
-// rows, sw32_offset) that divides bn.
-GEMMSCOPE_HD constexpr int store_box_cols(int bn) { return bn % 64 == 0 ? 64 : bn % 32 == 0 ? 32 : 16; }
+// rows, sw32_offset) that divides bn; for a bn that is not a multiple of 16 (168),
+// the widest of 56, 40, 24 and 8 that divides it: unswizzled rows of an odd number
+// of 16-byte chunks (plain_offset).
+GEMMSCOPE_HD constexpr int store_box_cols(int bn) {
+  if (bn % 64 == 0) return 64;
+  if (bn % 32 == 0) return 32;
+  if (bn % 16 == 0) return 16;
+  for (int cols = 56; cols > 8; cols -= 16)
+    if (bn % cols == 0) return cols;
+  return 8;
+}
+
+// Epilogue staging tile of box_cols-column rows without a swizzle (store_box_cols
+// of a bn that is not a multiple of 16: 56 for k10's BN = 168), rows packed. A row
+// is box_cols / 8 16-byte chunks, an odd number, so the 8 consecutive rows of one
+// stmatrix matrix start in 8 different 16-byte quarters of the 128-byte bank line:
+// conflict-free without a swizzle.
+GEMMSCOPE_HD constexpr uint32_t plain_offset(uint32_t row, uint32_t col_elems, uint32_t box_cols) {
+  return row * box_cols * 2u + col_elems * 2u;
+}
 
 // k10's epilogue staging buffers per consumer warpgroup: a store box waits until the
 // bulk store of the box before the previous one has read its buffer. Shared by the
@@ -113,6 +131,13 @@ struct StmatrixRow {
 GEMMSCOPE_HD constexpr StmatrixRow stmatrix_x4_row(uint32_t warp, uint32_t lane, uint32_t col_block_pair) {
   const uint32_t q = lane / 8u;
   return StmatrixRow{16u * warp + (q & 1u) * 8u + lane % 8u, 8u * (2u * col_block_pair + q / 2u)};
+}
+// stmatrix.x2 of one 8-column block (the last, odd block of a plain_offset box):
+// matrices 0 and 1 are rows 0-7 and 8-15 of the warp's 16, from the block's
+// accumulator registers 0-1 and 2-3; lanes 0-15 give the row addresses (lanes
+// 16-31's are ignored by the instruction). Column 0 of the block.
+GEMMSCOPE_HD constexpr StmatrixRow stmatrix_x2_row(uint32_t warp, uint32_t lane) {
+  return StmatrixRow{16u * warp + ((lane / 8u) & 1u) * 8u + lane % 8u, 0u};
 }
 
 }  // namespace gemmscope::sm90

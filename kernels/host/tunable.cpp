@@ -114,7 +114,8 @@ void launch(const tune::KernelConfig& c, const GemmShape& s, const GemmOperands&
   const model::TmaBox box_b{static_cast<uint32_t>(c.bn / c.cluster_m), 64, 2, model::SwizzleMode::B128, 0};
   // The staging box (sm90::store_box_cols: 64, 32 or 16 columns): each row one span
   // of the swizzle, the 128B, 64B or 32B one, as the kernel's sw128_offset /
-  // sw64_offset / sw32_offset write it.
+  // sw64_offset / sw32_offset write it; 56 columns (112-byte rows) unswizzled, as
+  // plain_offset writes them.
   const uint32_t store_cols = static_cast<uint32_t>(sm90::store_box_cols(c.bn));
   model::SwizzleMode store_swizzle = model::SwizzleMode::None;
   for (const model::SwizzleMode mode : {model::SwizzleMode::B32, model::SwizzleMode::B64, model::SwizzleMode::B128})

@@ -22,7 +22,8 @@
 // The epilogue is k07's: stmatrix into two alternating swizzled staging boxes,
 // TMA store; boxes of 64 columns (128B swizzle), or of 32 (64B swizzle) for a BN
 // that is not a multiple of 64, or of 16 (32B swizzle) for one that is not a
-// multiple of 32.
+// multiple of 32, or of 56 (unswizzled, an odd number of 16-byte chunks per row)
+// for BN = 168.
 // Consumers, cooperative (PingPong = false): each of the BM / 64 consumer
 // warpgroups computes 64 rows of every tile. Ping-pong (PingPong = true, BM = 128,
 // two consumer warpgroups): the warpgroups take the CTA's work units in turn
@@ -106,7 +107,11 @@ __global__ void __launch_bounds__(128 * (1 + BM / 64), 1)
   static_assert((ClusterM == 1 || ClusterM == 2) && (ClusterN == 1 || ClusterN == 2 || ClusterN == 4),
                 "clusters of 1 or 2 CTAs along M and 1, 2 or 4 along N (at most 8, the portable cluster size)");
   static_assert(kConsumers == 1 || kConsumers == 2, "one or two consumer warpgroups");
-  static_assert((BN / ClusterM) % 8 == 0, "B slices are whole 8-row swizzle atoms");
+  // A slice of R rows lands R x 128 bytes into the tile, a 128-byte boundary as TMA
+  // asks; the 128B swizzle XORs absolute address bits (HARDWARE-FACTS.md), so a
+  // slice that starts inside an 8-row atom (BN = 168 in 2x1: 84 rows) lands where
+  // one box of the whole tile would have put it.
+  static_assert(BN % ClusterM == 0, "B slices of whole rows");
   static_assert((BM / ClusterN) % 8 == 0, "A slices are whole 8-row swizzle atoms");
   constexpr int kStoreCols = Storage::kStoreCols;
   static_assert(BN % kStoreCols == 0, "whole store boxes");
@@ -407,16 +412,35 @@ __global__ void __launch_bounds__(128 * (1 + BM / 64), 1)
           if (warp == 0) cuda::ptx::cp_async_bulk_wait_group_read(cuda::ptx::n32_t<kStagingBuffers - 1>{});
           named_barrier_sync(1 + consumer, 128);
           const uint32_t staging = ptx::smem_u32(s.c[consumer][buffer]);
+          if constexpr (kStoreCols % 16 == 0) {
 #pragma unroll
-          for (int pair = 0; pair < kStoreCols / 16; ++pair) {
-            const int tile_pair = box * (kStoreCols / 16) + pair;
-            const StmatrixRow at = stmatrix_x4_row(warp, lane, pair);
-            const float* r = &acc[h][8 * tile_pair];
-            const uint32_t at_bytes = kStoreCols == 64   ? sw128_offset(at.row, at.col)
-                                      : kStoreCols == 32 ? sw64_offset(at.row, at.col)
-                                                         : sw32_offset(at.row, at.col);
-            ptx::stmatrix_x4(staging + at_bytes, pack_bf16x2(r[0], r[1]), pack_bf16x2(r[2], r[3]),
-                             pack_bf16x2(r[4], r[5]), pack_bf16x2(r[6], r[7]));
+            for (int pair = 0; pair < kStoreCols / 16; ++pair) {
+              const int tile_pair = box * (kStoreCols / 16) + pair;
+              const StmatrixRow at = stmatrix_x4_row(warp, lane, pair);
+              const float* r = &acc[h][8 * tile_pair];
+              const uint32_t at_bytes = kStoreCols == 64   ? sw128_offset(at.row, at.col)
+                                        : kStoreCols == 32 ? sw64_offset(at.row, at.col)
+                                                           : sw32_offset(at.row, at.col);
+              ptx::stmatrix_x4(staging + at_bytes, pack_bf16x2(r[0], r[1]), pack_bf16x2(r[2], r[3]),
+                               pack_bf16x2(r[4], r[5]), pack_bf16x2(r[6], r[7]));
+            }
+          } else {
+            // Unswizzled box of an odd number of 8-column blocks (BN = 168: 7): pairs
+            // of blocks by stmatrix.x4, the last block by stmatrix.x2. Block j of the
+            // tile is accumulator registers 4j..4j+3.
+            constexpr int kBlocks = kStoreCols / 8;
+            static_assert(kBlocks % 2 == 1, "plain boxes are an odd number of 16-byte chunks");
+#pragma unroll
+            for (int pair = 0; pair < kBlocks / 2; ++pair) {
+              const StmatrixRow at = stmatrix_x4_row(warp, lane, pair);
+              const float* r = &acc[h][4 * (box * kBlocks + 2 * pair)];
+              ptx::stmatrix_x4(staging + plain_offset(at.row, at.col, kStoreCols), pack_bf16x2(r[0], r[1]),
+                               pack_bf16x2(r[2], r[3]), pack_bf16x2(r[4], r[5]), pack_bf16x2(r[6], r[7]));
+            }
+            const StmatrixRow at = stmatrix_x2_row(warp, lane);
+            const float* r = &acc[h][4 * (box * kBlocks + kBlocks - 1)];
+            ptx::stmatrix_x2(staging + plain_offset(at.row, at.col + 8 * (kBlocks - 1), kStoreCols),
+                             pack_bf16x2(r[0], r[1]), pack_bf16x2(r[2], r[3]));
           }
           cuda::ptx::fence_proxy_async(cuda::ptx::space_shared);
           named_barrier_sync(1 + consumer, 128);

@@ -16,7 +16,11 @@
 //            28672 at M = 512 (256 and 512 tiles on 132 SMs) and of N = 5376 at
 //            M = 2048 (384 tiles of 128 x 224); 176 (16-column boxes, 32B
 //            swizzle) those of N = 5376 at M = 512 (124 tiles, against 112 of
-//            128 x 192)
+//            128 x 192); 168 (56-column unswizzled boxes) makes 128 tiles there
+//            with no ragged column (5376 = 32 x 168), cuBLAS's tile at that
+//            shape; in 2x1 clusters each CTA loads 84 of B's rows, a slice that
+//            starts mid-atom (bench/results/2026-11-30-h200-decode-stages, calls
+//            10-11: without B multicast, 1x1 and 1x2, it won no shape)
 //   STAGES   depth of the TMA -> wgmma ring (as many as fit in 227 KiB next to
 //            the epilogue's staging buffers)
 //   CLUSTER_M  CTAs per cluster along M (2: the B tile is multicast to both)
@@ -75,4 +79,5 @@
   X(128, 176, 64, 5, 2, 1, 0, 0)  \
   X(64, 96, 128, 5, 2, 1, 0, 0)  \
   X(64, 128, 128, 4, 2, 1, 0, 0) \
-  X(64, 64, 128, 6, 2, 1, 0, 0)
+  X(64, 64, 128, 6, 2, 1, 0, 0)  \
+  X(128, 168, 64, 5, 2, 1, 0, 0)
