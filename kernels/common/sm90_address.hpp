@@ -96,6 +96,13 @@ GEMMSCOPE_HD constexpr int store_box_cols(int bn) {
   return 8;
 }
 
+// First accumulator register of 8-column block `block` (0..box_cols / 8 - 1) of
+// store box `box`, boxes of box_cols columns: block j of the tile is the wgmma
+// accumulator registers 4j..4j+3 (rows r and r + 8, two columns each).
+GEMMSCOPE_HD constexpr int box_block_register(int box, int box_cols, int block) {
+  return 4 * (box * (box_cols / 8) + block);
+}
+
 // Epilogue staging tile of box_cols-column rows without a swizzle (store_box_cols
 // of a bn that is not a multiple of 16: 56 for k10's BN = 168), rows packed. A row
 // is box_cols / 8 16-byte chunks, an odd number, so the 8 consecutive rows of one

@@ -427,18 +427,18 @@ __global__ void __launch_bounds__(128 * (1 + BM / 64), 1)
           } else {
             // Unswizzled box of an odd number of 8-column blocks (BN = 168: 7): pairs
             // of blocks by stmatrix.x4, the last block by stmatrix.x2. Block j of the
-            // tile is accumulator registers 4j..4j+3.
+            // tile is accumulator registers 4j..4j+3 (box_block_register).
             constexpr int kBlocks = kStoreCols / 8;
             static_assert(kBlocks % 2 == 1, "plain boxes are an odd number of 16-byte chunks");
 #pragma unroll
             for (int pair = 0; pair < kBlocks / 2; ++pair) {
               const StmatrixRow at = stmatrix_x4_row(warp, lane, pair);
-              const float* r = &acc[h][4 * (box * kBlocks + 2 * pair)];
+              const float* r = &acc[h][box_block_register(box, kStoreCols, 2 * pair)];
               ptx::stmatrix_x4(staging + plain_offset(at.row, at.col, kStoreCols), pack_bf16x2(r[0], r[1]),
                                pack_bf16x2(r[2], r[3]), pack_bf16x2(r[4], r[5]), pack_bf16x2(r[6], r[7]));
             }
             const StmatrixRow at = stmatrix_x2_row(warp, lane);
-            const float* r = &acc[h][4 * (box * kBlocks + kBlocks - 1)];
+            const float* r = &acc[h][box_block_register(box, kStoreCols, kBlocks - 1)];
             ptx::stmatrix_x2(staging + plain_offset(at.row, at.col + 8 * (kBlocks - 1), kStoreCols),
                              pack_bf16x2(r[0], r[1]), pack_bf16x2(r[2], r[3]));
           }

@@ -4,11 +4,15 @@
 // (the model's box map), the epilogue's swizzled staging addresses equal the TMA
 // store box map, and the stmatrix epilogue puts each accumulator where the wgmma
 // fragment map says it belongs.
+#include <functional>
+#include <vector>
+
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
 
 #if __has_include("common/sm90_address.hpp")
 #include "common/sm90_address.hpp"
+#include "common/sm90_cluster.hpp"
 #include "gemmscope/model/banks.hpp"
 #include "gemmscope/model/desc_interpreter.hpp"
 #include "gemmscope/model/desc_sm90.hpp"
@@ -212,14 +216,144 @@ TEST(Sm90KernelsVsModel, EpilogueStmatrixIsConflictFreeInEveryBoxWidth) {
 }
 
 // The box width the kernel and the launcher share: whole boxes for every BN an
-// instance may have (a multiple of 16 up to 256), and the widest box that fits.
+// instance may have (a multiple of 8 up to 256), and the widest box that fits:
+// 64, 32 or 16 columns (swizzled), else the widest of 56, 40, 24 and 8 (unswizzled
+// rows of an odd number of 16-byte chunks).
 TEST(Sm90KernelsVsModel, StoreBoxColumnsTileEveryWidth) {
-  for (int bn = 16; bn <= 256; bn += 16) {
+  for (int bn = 8; bn <= 256; bn += 8) {
     const int cols = ks::store_box_cols(bn);
     EXPECT_EQ(bn % cols, 0) << bn;
     EXPECT_EQ(cols == 64, bn % 64 == 0) << bn;
     EXPECT_EQ(cols == 32, bn % 64 != 0 && bn % 32 == 0) << bn;
-    EXPECT_EQ(cols == 16, bn % 32 != 0) << bn;
+    EXPECT_EQ(cols == 16, bn % 32 != 0 && bn % 16 == 0) << bn;
+    if (bn % 16 != 0) {
+      EXPECT_EQ(cols / 8 % 2, 1) << bn;
+      for (int wider = cols + 16; wider <= 56; wider += 16) EXPECT_NE(bn % wider, 0) << bn << " fits " << wider;
+    }
+  }
+  EXPECT_EQ(ks::store_box_cols(168), 56);
+}
+
+// k10's unswizzled staging boxes (BN = 168: 56 columns): plain_offset is the
+// unswizzled store box's map.
+TEST(Sm90KernelsVsModel, EpilogueStagingPlainColumnsMatchesTmaStoreBox) {
+  for (const uint32_t cols : {8u, 24u, 40u, 56u}) {
+    const gm::TmaBox box{kTileRows, cols, 2, gm::SwizzleMode::None, 0};
+    box.validate();
+    for (uint32_t r = 0; r < kTileRows; ++r)
+      for (uint32_t c = 0; c < cols; ++c)
+        ASSERT_EQ(ks::plain_offset(r, c, cols), box.address(r, c)) << cols << ": " << r << "," << c;
+  }
+}
+
+// The stores of k10's unswizzled epilogue through the model's bank rules: per box,
+// stmatrix.x4 for each pair of 8-column blocks, stmatrix.x2 for the last (odd)
+// block. Rows of an odd number n of 16-byte chunks put row r's chunk at 16-byte
+// bank quarter (n r + c) mod 8, a different one for each of 8 consecutive rows: one
+// wavefront per 8-row matrix. A row of an even number (64 columns, 8 chunks) is the
+// control: 8-way.
+TEST(Sm90KernelsVsModel, EpilogueStmatrixIsConflictFreeInPlainBoxes) {
+  auto stores = [](uint32_t cols) {
+    std::vector<gm::WarpAccess> out;
+    const uint32_t blocks = cols / 8;
+    for (uint32_t warp = 0; warp < 4; ++warp) {
+      for (uint32_t pair = 0; pair < blocks / 2; ++pair) {
+        gm::WarpAccess a{};
+        a.width_bytes = 16;
+        a.kind = gm::AccessKind::Store;
+        for (uint32_t lane = 0; lane < 32; ++lane) {
+          const ks::StmatrixRow at = ks::stmatrix_x4_row(warp, lane, pair);
+          a.address[lane] = ks::plain_offset(at.row, at.col, cols);
+        }
+        out.push_back(a);
+      }
+      if (blocks % 2 == 1) {
+        gm::WarpAccess a{};
+        a.width_bytes = 16;
+        a.kind = gm::AccessKind::Store;
+        a.active_mask = 0x0000FFFFu;  // stmatrix.x2: lanes 0-15 give the row addresses
+        for (uint32_t lane = 0; lane < 16; ++lane) {
+          const ks::StmatrixRow at = ks::stmatrix_x2_row(warp, lane);
+          a.address[lane] = ks::plain_offset(at.row, at.col + 8 * (blocks - 1), cols);
+        }
+        out.push_back(a);
+      }
+    }
+    return out;
+  };
+  for (const uint32_t cols : {8u, 24u, 40u, 56u}) {
+    const gm::SequenceCost cost = gm::analyze(stores(cols));
+    const int matrices = 4 * static_cast<int>(cols / 8) * 2;  // per warp: 2 per 8-column block
+    EXPECT_EQ(cost.ideal, matrices) << cols;
+    EXPECT_EQ(cost.wavefronts, matrices) << cols;
+    EXPECT_EQ(cost.conflicts(), 0) << cols;
+  }
+  const gm::SequenceCost control = gm::analyze(stores(64));
+  EXPECT_EQ(control.wavefronts, 8 * control.ideal);
+}
+
+// k10's unswizzled epilogue for BN = 168 (three 56-column boxes): the x4 of blocks
+// 2p, 2p+1 of box b carries registers box_block_register(b, 56, 2p) + 2q + h, the
+// x2 of block 6 box_block_register(b, 56, 6) + 2q + h. Where stmatrix puts them
+// (model: fragment map and address-provider threads) must be where the wgmma
+// fragment map says they belong: every accumulator of a 64 x 168 tile once.
+TEST(Sm90KernelsVsModel, PlainBoxEpiloguePlacesEveryAccumulator) {
+  constexpr uint32_t kN = 168;
+  const uint32_t cols = static_cast<uint32_t>(ks::store_box_cols(kN)), blocks = cols / 8;
+  std::vector<int> written(kWgmmaM * kN, 0);
+  auto place = [&](uint32_t warp, uint32_t lane, uint32_t box, uint32_t count, uint32_t first_block,
+                   const std::function<ks::StmatrixRow(uint32_t)>& row_of) {
+    for (uint32_t q = 0; q < count; ++q)
+      for (uint32_t h = 0; h < 2; ++h) {
+        const auto e = gm::ldmatrix_element(count, false, lane, q, h);
+        const uint32_t provider = gm::ldmatrix_row_address_thread(count, e.matrix, e.row);
+        const ks::StmatrixRow at = row_of(provider);
+        const int reg = ks::box_block_register(static_cast<int>(box), static_cast<int>(cols),
+                                               static_cast<int>(first_block)) + static_cast<int>(2 * q + h);
+        const auto want = gm::wgmma_accumulator_cell(kN, warp * 32 + lane, static_cast<uint32_t>(reg));
+        ASSERT_EQ(at.row, want.row) << "warp " << warp << " lane " << lane << " box " << box << " reg " << reg;
+        ASSERT_EQ(box * cols + at.col + e.col, want.col) << "warp " << warp << " lane " << lane << " reg " << reg;
+        ++written[want.row * kN + want.col];
+      }
+  };
+  for (uint32_t warp = 0; warp < 4; ++warp)
+    for (uint32_t box = 0; box < kN / cols; ++box)
+      for (uint32_t lane = 0; lane < 32; ++lane) {
+        for (uint32_t pair = 0; pair < blocks / 2; ++pair)
+          place(warp, lane, box, 4, 2 * pair, [&](uint32_t l) { return ks::stmatrix_x4_row(warp, l, pair); });
+        place(warp, lane, box, 2, blocks - 1, [&](uint32_t l) {
+          ks::StmatrixRow at = ks::stmatrix_x2_row(warp, l);
+          at.col += 8 * (blocks - 1);
+          return at;
+        });
+      }
+  for (int w : written) ASSERT_EQ(w, 1);
+}
+
+// k10's B slices in 2x1 clusters of 128 x 168 tiles: 84 rows each, the second
+// landing 84 x 128 bytes into the tile, inside an 8-row atom. The 128B swizzle XORs
+// absolute address bits (a box written 512 bytes past a 1024-byte boundary landed
+// as TmaBox::address says: traces/hw/tma_swizzle.json, swz128B_in128B_r16_off512),
+// so each slice's box puts its rows where one box of the whole tile would, and the
+// wgmma descriptor of the whole tile reads them.
+TEST(Sm90KernelsVsModel, MidAtomBSlicesLandAsTheWholeTile) {
+  const ks::ClusterShape cluster{2, 1};
+  for (const uint32_t bn : {168u, 176u, 128u}) {
+    const uint64_t tile = 7 * 1024;  // a 1024-byte aligned stage
+    const gm::TmaBox whole{bn, 64, 2, gm::SwizzleMode::B128, tile};
+    std::vector<int> seen(bn * 64, 0);
+    for (uint32_t rank = 0; rank < cluster.size(); ++rank) {
+      const ks::TileSlice sl = ks::slice_b(cluster, rank, bn);
+      ASSERT_EQ(sl.rows, bn / 2);
+      const gm::TmaBox slice{sl.rows, 64, 2, gm::SwizzleMode::B128, tile + sl.row0 * 128};
+      ASSERT_EQ(slice.smem_base % 128, 0u) << "TMA destinations are 128-byte aligned";
+      for (uint32_t r = 0; r < sl.rows; ++r)
+        for (uint32_t c = 0; c < 64; ++c) {
+          ASSERT_EQ(slice.address(r, c), whole.address(sl.row0 + r, c)) << bn << " rank " << rank << " " << r;
+          ++seen[(sl.row0 + r) * 64 + c];
+        }
+    }
+    for (int v : seen) ASSERT_EQ(v, 1);
   }
 }
 
