@@ -262,6 +262,9 @@ __global__ void __launch_bounds__(128 * (1 + BM / 64), 1)
         }
       }
     }
+    // The producer's last remote operation (a multicast) is behind it: its half of
+    // the exit barrier. Lanes and warps that load nothing arrive at once.
+    cuda::ptx::barrier_cluster_arrive(cuda::ptx::sem_release);
   } else {
     // ---- consumers ----
     ptx::setmaxnreg_inc<kConsumerRegisters>();
@@ -294,6 +297,7 @@ __global__ void __launch_bounds__(128 * (1 + BM / 64), 1)
     SchedulePipe slots;
     Walk walk{StaticSchedule::first(worker, workers), prob.sk.start(worker)};
     uint32_t turn = 0;  // ping-pong: this CTA's units seen so far
+    bool exit_arrived = false;
     for (;;) {
       Unit w;
       if constexpr (Dynamic) {
@@ -358,6 +362,17 @@ __global__ void __launch_bounds__(128 * (1 + BM / 64), 1)
       }
       ptx::wgmma_wait_group<0>();
       release(previous);
+      // Static cooperative schedule: when no unit follows, that release was this
+      // thread's last remote operation, so it arrives on the exit barrier now and the
+      // peers need not wait for its epilogue (ping-pong and dynamic arrive after the loop).
+      if constexpr (!Dynamic && !PingPong) {
+        Walk ahead = walk;
+        Unit next;
+        if (!exit_arrived && !walk_next(ahead, next)) {
+          cuda::ptx::barrier_cluster_arrive(cuda::ptx::sem_release);
+          exit_arrived = true;
+        }
+      }
 
       if (w.fix >= 0) {
         // A cut tile: publish this piece's partial (thread-major, so each register's
@@ -458,9 +473,15 @@ __global__ void __launch_bounds__(128 * (1 + BM / 64), 1)
     if constexpr (PingPong)
       if (turn > 0 && pingpong_turn(turn, static_cast<uint32_t>(consumer)))
         named_barrier_sync(kTurnBarrier + consumer, 256);
+    if (!exit_arrived) cuda::ptx::barrier_cluster_arrive(cuda::ptx::sem_release);
     if (t == 0) cuda::ptx::cp_async_bulk_wait_group_read(cuda::ptx::n32_t<0>{});
   }
-  cluster_sync();
+  // The exit barrier: no CTA leaves while a peer may still multicast into its shared
+  // memory or arrive on its barriers. Each thread arrived after its last remote
+  // operation, so a CTA whose peer is still storing its tile does not wait for it
+  // (bench/results/2026-11-30-h200-tile-168-timeline, call 2: 0.45-0.77 us of
+  // waiting at the end became 0.1).
+  cuda::ptx::barrier_cluster_wait();
 }
 
 // The host half of one instance: shared-memory attribute and resident clusters
