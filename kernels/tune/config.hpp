@@ -41,6 +41,14 @@ namespace gemmscope::tune {
 //    the other instances' PTX is byte-identical to before the BK template parameter
 //    (bench/results/2026-11-30-h200-decode-stages/experiments/ptx-identity.py), so
 //    their version-5 measurements stand.
+//    128x168 (2x1: 84-row B slices, 56-column unswizzled store boxes) was added and
+//    the exit cluster barrier split (each thread arrives after its last remote
+//    operation) under version 5. The split changes every instance's PTX but neither
+//    its main loop nor its epilogue: it removes part of a fixed wait at the end of a
+//    launch (0.45-0.77 us became 0.1 in the timelines of
+//    bench/results/2026-11-30-h200-tile-168-timeline). The cache's entries were kept,
+//    not re-tuned (a full tune does not fit one session's device time), and the
+//    48-shape bench through them is the measure there.
 inline constexpr int kKernelVersion = 5;
 
 enum class Schedule { Static, Dynamic };
