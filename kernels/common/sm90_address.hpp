@@ -112,12 +112,28 @@ GEMMSCOPE_HD constexpr uint32_t plain_offset(uint32_t row, uint32_t col_elems, u
   return row * box_cols * 2u + col_elems * 2u;
 }
 
-// k10's epilogue staging buffers per consumer warpgroup: a store box waits until the
-// bulk store of the box before the previous one has read its buffer. Shared by the
-// kernel's shared-memory layout and the tuner's shared_memory_bytes. (Giving the
-// narrow-box tiles more did not make them faster: bench/results/
+// k10's epilogue staging buffers per consumer warpgroup, shared by the kernel's
+// shared-memory layout and the tuner's shared_memory_bytes. A 64-row tile (one
+// consumer warpgroup: the decode tiles) whose store boxes all fit next to the ring
+// gets one buffer per box, and its epilogue stages the whole tile and stores it after
+// one fence and one barrier (k10_batched_epilogue). Other tiles alternate two
+// buffers, each box behind a wait, a fence and two barriers of its own. (More buffers
+// alone, each box still behind its own barriers, did not help: bench/results/
 // 2026-11-30-h200-decode-stages, call 9.)
-inline constexpr int kK10StagingBuffers = 2;
+GEMMSCOPE_HD constexpr int k10_staging_buffers(int bm, int bn, int bk, int stages) {
+  if (bm != 64) return 2;
+  const int boxes = bn / store_box_cols(bn);
+  const long long ring = static_cast<long long>(stages) * (bm + bn) * bk * 2;
+  const long long per_box = 64LL * store_box_cols(bn) * 2;
+  const long long words = 8LL * (2 * stages + 4) + 4 * 2 + 4;  // mbarriers, schedule slots, split flag
+  // The storage struct is 1024-byte aligned (so its size rounds up to 1 KiB), plus
+  // the launch's 1 KiB of alignment slack, within sm_90's 227 KiB per block.
+  const long long bytes = (ring + boxes * per_box + words + 1023) / 1024 * 1024 + 1024;
+  return boxes > 2 && bytes <= 232448 ? boxes : 2;
+}
+GEMMSCOPE_HD constexpr bool k10_batched_epilogue(int bm, int bn, int bk, int stages) {
+  return bm == 64 && bn / store_box_cols(bn) <= k10_staging_buffers(bm, bn, bk, stages);
+}
 
 // wgmma m64nNk16 fp32 accumulator: thread t (0..127) of the warpgroup, register i.
 GEMMSCOPE_HD constexpr uint32_t accumulator_row(uint32_t thread, uint32_t reg) {

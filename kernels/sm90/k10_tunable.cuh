@@ -20,7 +20,8 @@
 //               (sm90::StreamK); a tile cut between workers is summed the same
 //               way, its pieces in k order.
 // The epilogue is k07's: stmatrix into two alternating swizzled staging boxes,
-// TMA store; boxes of 64 columns (128B swizzle), or of 32 (64B swizzle) for a BN
+// TMA store (a 64-row tile whose boxes all fit gets a buffer per box and stores the
+// whole tile after one barrier: k10_batched_epilogue); boxes of 64 columns (128B swizzle), or of 32 (64B swizzle) for a BN
 // that is not a multiple of 64, or of 16 (32B swizzle) for one that is not a
 // multiple of 32, or of 56 (unswizzled, an odd number of 16-byte chunks per row)
 // for BN = 168.
@@ -51,7 +52,7 @@ namespace gemmscope::sm90::k10 {
 
 // kBoxK: K elements per TMA box, one 128-byte row of the 128B swizzle. A stage of
 // BK = 128 holds two boxes per operand (stage_k_offset).
-constexpr int kBoxK = 64, kWgmmaK = 16, kStagingBuffers = kK10StagingBuffers, kScheduleSlots = 2;
+constexpr int kBoxK = 64, kWgmmaK = 16, kScheduleSlots = 2;
 // Named barriers: 0 __syncthreads, 1 + c consumer c's epilogue, kTurnBarrier + c
 // ping-pong consumer c's turn to start a unit.
 constexpr uint32_t kTurnBarrier = 3;
@@ -61,6 +62,7 @@ template <int BM, int BN, int BK, int Stages>
 struct SharedStorage {
   static constexpr int kConsumers = BM / 64;
   static constexpr int kStoreCols = store_box_cols(BN);
+  static constexpr int kStagingBuffers = k10_staging_buffers(BM, BN, BK, Stages);
   alignas(1024) bf16 a[Stages][BM * BK];
   alignas(1024) bf16 b[Stages][BN * BK];
   alignas(1024) bf16 c[kConsumers][kStagingBuffers][64 * kStoreCols];
@@ -113,7 +115,8 @@ __global__ void __launch_bounds__(128 * (1 + BM / 64), 1)
   // one box of the whole tile would have put it.
   static_assert(BN % ClusterM == 0, "B slices of whole rows");
   static_assert((BM / ClusterN) % 8 == 0, "A slices are whole 8-row swizzle atoms");
-  constexpr int kStoreCols = Storage::kStoreCols;
+  constexpr int kStoreCols = Storage::kStoreCols, kStagingBuffers = Storage::kStagingBuffers;
+  constexpr bool kBatched = k10_batched_epilogue(BM, BN, BK, Stages);
   static_assert(BN % kStoreCols == 0, "whole store boxes");
   static_assert(sizeof(Storage) + 1024 <= 232448, "227 KiB of shared memory per block");
   constexpr uint32_t kScheduleReaders = (kClusterSize - 1) + kClusterSize * kConsumers * 128;
@@ -414,56 +417,81 @@ __global__ void __launch_bounds__(128 * (1 + BM / 64), 1)
             for (int i = 0; i < kRegs; ++i) acc[h][i] += __ldcg(part + (h * kRegs + i) * 128);
         }
       }
-      // bf16 epilogue as k07/k08: stmatrix into two alternating swizzled staging
-      // boxes, TMA store; the last boxes' stores stay in flight into the next unit.
+      // bf16 epilogue as k07/k08: stmatrix into swizzled staging boxes, TMA store; the
+      // last boxes' stores stay in flight into the next unit.
       constexpr int kBoxes = BN / kStoreCols;
+      // Box `box` of 64-row half h, from the accumulators into the buffer at `staging`.
+      auto stage_box = [&](int h, int box, uint32_t staging) {
+        if constexpr (kStoreCols % 16 == 0) {
 #pragma unroll
-      for (int h = 0; h < kHalves; ++h) {
-#pragma unroll
-        for (int box = 0; box < kBoxes; ++box) {
-          const int buffer = (h * kBoxes + box) % kStagingBuffers;
-          // Warp 0 whole (lanes 1-31 have no bulk groups: no wait), so the warp
-          // reaches the bar.sync converged.
-          if (warp == 0) cuda::ptx::cp_async_bulk_wait_group_read(cuda::ptx::n32_t<kStagingBuffers - 1>{});
-          named_barrier_sync(1 + consumer, 128);
-          const uint32_t staging = ptx::smem_u32(s.c[consumer][buffer]);
-          if constexpr (kStoreCols % 16 == 0) {
-#pragma unroll
-            for (int pair = 0; pair < kStoreCols / 16; ++pair) {
-              const int tile_pair = box * (kStoreCols / 16) + pair;
-              const StmatrixRow at = stmatrix_x4_row(warp, lane, pair);
-              const float* r = &acc[h][8 * tile_pair];
-              const uint32_t at_bytes = kStoreCols == 64   ? sw128_offset(at.row, at.col)
-                                        : kStoreCols == 32 ? sw64_offset(at.row, at.col)
-                                                           : sw32_offset(at.row, at.col);
-              ptx::stmatrix_x4(staging + at_bytes, pack_bf16x2(r[0], r[1]), pack_bf16x2(r[2], r[3]),
-                               pack_bf16x2(r[4], r[5]), pack_bf16x2(r[6], r[7]));
-            }
-          } else {
-            // Unswizzled box of an odd number of 8-column blocks (BN = 168: 7): pairs
-            // of blocks by stmatrix.x4, the last block by stmatrix.x2. Block j of the
-            // tile is accumulator registers 4j..4j+3 (box_block_register).
-            constexpr int kBlocks = kStoreCols / 8;
-            static_assert(kBlocks % 2 == 1, "plain boxes are an odd number of 16-byte chunks");
-#pragma unroll
-            for (int pair = 0; pair < kBlocks / 2; ++pair) {
-              const StmatrixRow at = stmatrix_x4_row(warp, lane, pair);
-              const float* r = &acc[h][box_block_register(box, kStoreCols, 2 * pair)];
-              ptx::stmatrix_x4(staging + plain_offset(at.row, at.col, kStoreCols), pack_bf16x2(r[0], r[1]),
-                               pack_bf16x2(r[2], r[3]), pack_bf16x2(r[4], r[5]), pack_bf16x2(r[6], r[7]));
-            }
-            const StmatrixRow at = stmatrix_x2_row(warp, lane);
-            const float* r = &acc[h][box_block_register(box, kStoreCols, kBlocks - 1)];
-            ptx::stmatrix_x2(staging + plain_offset(at.row, at.col + 8 * (kBlocks - 1), kStoreCols),
-                             pack_bf16x2(r[0], r[1]), pack_bf16x2(r[2], r[3]));
+          for (int pair = 0; pair < kStoreCols / 16; ++pair) {
+            const int tile_pair = box * (kStoreCols / 16) + pair;
+            const StmatrixRow at = stmatrix_x4_row(warp, lane, pair);
+            const float* r = &acc[h][8 * tile_pair];
+            const uint32_t at_bytes = kStoreCols == 64   ? sw128_offset(at.row, at.col)
+                                      : kStoreCols == 32 ? sw64_offset(at.row, at.col)
+                                                         : sw32_offset(at.row, at.col);
+            ptx::stmatrix_x4(staging + at_bytes, pack_bf16x2(r[0], r[1]), pack_bf16x2(r[2], r[3]),
+                             pack_bf16x2(r[4], r[5]), pack_bf16x2(r[6], r[7]));
           }
-          cuda::ptx::fence_proxy_async(cuda::ptx::space_shared);
-          named_barrier_sync(1 + consumer, 128);
-          if (t == 0) {
-            const int32_t coords[2] = {w.n0 + box * kStoreCols, w.m0 + row_base + h * 64};
-            cuda::ptx::cp_async_bulk_tensor(cuda::ptx::space_global, cuda::ptx::space_shared, &map_c, coords,
-                                            reinterpret_cast<uint8_t*>(s.c[consumer][buffer]));
-            cuda::ptx::cp_async_bulk_commit_group();
+        } else {
+          // Unswizzled box of an odd number of 8-column blocks (BN = 168: 7): pairs
+          // of blocks by stmatrix.x4, the last block by stmatrix.x2. Block j of the
+          // tile is accumulator registers 4j..4j+3 (box_block_register).
+          constexpr int kBlocks = kStoreCols / 8;
+          static_assert(kBlocks % 2 == 1, "plain boxes are an odd number of 16-byte chunks");
+#pragma unroll
+          for (int pair = 0; pair < kBlocks / 2; ++pair) {
+            const StmatrixRow at = stmatrix_x4_row(warp, lane, pair);
+            const float* r = &acc[h][box_block_register(box, kStoreCols, 2 * pair)];
+            ptx::stmatrix_x4(staging + plain_offset(at.row, at.col, kStoreCols), pack_bf16x2(r[0], r[1]),
+                             pack_bf16x2(r[2], r[3]), pack_bf16x2(r[4], r[5]), pack_bf16x2(r[6], r[7]));
+          }
+          const StmatrixRow at = stmatrix_x2_row(warp, lane);
+          const float* r = &acc[h][box_block_register(box, kStoreCols, kBlocks - 1)];
+          ptx::stmatrix_x2(staging + plain_offset(at.row, at.col + 8 * (kBlocks - 1), kStoreCols),
+                           pack_bf16x2(r[0], r[1]), pack_bf16x2(r[2], r[3]));
+        }
+      };
+      auto store_box = [&](int h, int box, int buffer) {
+        const int32_t coords[2] = {w.n0 + box * kStoreCols, w.m0 + row_base + h * 64};
+        cuda::ptx::cp_async_bulk_tensor(cuda::ptx::space_global, cuda::ptx::space_shared, &map_c, coords,
+                                        reinterpret_cast<uint8_t*>(s.c[consumer][buffer]));
+      };
+      if constexpr (kBatched) {
+        // A buffer per box: once the last unit's stores have read them, stage the
+        // whole tile, then one fence, one barrier and one bulk group for all boxes.
+        static_assert(kHalves == 1, "batched: one 64-row tile per warpgroup");
+        if (warp == 0) cuda::ptx::cp_async_bulk_wait_group_read(cuda::ptx::n32_t<0>{});
+        named_barrier_sync(1 + consumer, 128);
+#pragma unroll
+        for (int box = 0; box < kBoxes; ++box) stage_box(0, box, ptx::smem_u32(s.c[consumer][box]));
+        cuda::ptx::fence_proxy_async(cuda::ptx::space_shared);
+        named_barrier_sync(1 + consumer, 128);
+        if (t == 0) {
+#pragma unroll
+          for (int box = 0; box < kBoxes; ++box) store_box(0, box, box);
+          cuda::ptx::cp_async_bulk_commit_group();
+        }
+      } else {
+        // Alternating buffers: each box waits until the store two boxes back has read
+        // its buffer.
+#pragma unroll
+        for (int h = 0; h < kHalves; ++h) {
+#pragma unroll
+          for (int box = 0; box < kBoxes; ++box) {
+            const int buffer = (h * kBoxes + box) % kStagingBuffers;
+            // Warp 0 whole (lanes 1-31 have no bulk groups: no wait), so the warp
+            // reaches the bar.sync converged.
+            if (warp == 0) cuda::ptx::cp_async_bulk_wait_group_read(cuda::ptx::n32_t<kStagingBuffers - 1>{});
+            named_barrier_sync(1 + consumer, 128);
+            stage_box(h, box, ptx::smem_u32(s.c[consumer][buffer]));
+            cuda::ptx::fence_proxy_async(cuda::ptx::space_shared);
+            named_barrier_sync(1 + consumer, 128);
+            if (t == 0) {
+              store_box(h, box, buffer);
+              cuda::ptx::cp_async_bulk_commit_group();
+            }
           }
         }
       }

@@ -48,7 +48,9 @@ namespace gemmscope::tune {
 //    launch (0.45-0.77 us became 0.1 in the timelines of
 //    bench/results/2026-11-30-h200-tile-168-timeline). The cache's entries were kept,
 //    not re-tuned (a full tune does not fit one session's device time), and the
-//    48-shape bench through them is the measure there.
+//    48-shape bench through them is the measure there. The 64-row tiles' batched
+//    epilogue (a buffer per store box, one barrier per tile) came after; the M = 128
+//    entries were re-tuned with `tune --configs` of those instances (same directory).
 inline constexpr int kKernelVersion = 5;
 
 enum class Schedule { Static, Dynamic };

@@ -11,6 +11,7 @@
 #include <set>
 #include <string>
 
+#include "common/sm90_address.hpp"
 #include "tune/config.hpp"
 
 using namespace gemmscope::tune;
@@ -183,13 +184,17 @@ TEST(TuneConfig, RefusalsNameTheFieldAndValue) {
 }
 
 TEST(TuneConfig, EveryCompiledInstanceFitsSharedMemory) {
-  // stages x (BM + BN) x BK x 2 bytes of ring + consumers x 2 x 64 x (64 or, for a
-  // BN that is not a multiple of 64, 32, or for one that is not a multiple of 32,
-  // 16, or for 168, 56) x 2 bytes of staging + barriers + 1 KiB alignment slack, against sm_90's 227 KiB.
+  // stages x (BM + BN) x BK x 2 bytes of ring + consumers x buffers x 64 x (64 or, for
+  // a BN that is not a multiple of 64, 32, or for one that is not a multiple of 32,
+  // 16, or for 168, 56) x 2 bytes of staging + barriers + 1 KiB alignment slack,
+  // against sm_90's 227 KiB. Buffers: 2, or for a 64-row tile one per box where the
+  // boxes fit next to the ring (with 2 KiB to spare for barriers and rounding).
   for (const auto& c : compiled_instances()) {
     const int64_t ring = int64_t{c.stages} * (c.bm + c.bn) * c.bk * 2;
     const int box = c.bn % 64 == 0 ? 64 : c.bn % 32 == 0 ? 32 : c.bn % 16 == 0 ? 16 : c.bn % 56 == 0 ? 56 : 8;
-    const int64_t staging = int64_t{c.consumers} * 2 * 64 * box * 2;
+    const int boxes = c.bn / box;
+    const bool per_box = c.bm == 64 && boxes > 2 && ring + int64_t{boxes} * 64 * box * 2 + 2048 <= 232448;
+    const int64_t staging = int64_t{c.consumers} * (per_box ? boxes : 2) * 64 * box * 2;
     EXPECT_GE(shared_memory_bytes(c), ring + staging + 1024) << to_string(c);
     EXPECT_LE(shared_memory_bytes(c), kSm90MaxSharedPerBlock) << to_string(c);
     EXPECT_EQ(c.bm, 64 * c.consumers);
@@ -197,6 +202,34 @@ TEST(TuneConfig, EveryCompiledInstanceFitsSharedMemory) {
   }
   // k08's own configuration is compiled (the tuner can always fall back to it).
   EXPECT_GE(instance_index(KernelConfig{}), 0);
+}
+
+// k10's staging buffers, counted by hand for the instances where the rule bites:
+//   64x96x128 s5: 5 x (64 + 96) x 128 x 2 = 200 KiB of ring + 3 boxes x 4 KiB fit in
+//   227 KiB: 3 buffers; 64x192x64 s6: 192 KiB + 3 x 8 KiB: 3; 64x256x64 s5: 200 KiB
+//   + 4 x 8 KiB = 232 KiB do not: 2; 64x128: 2 boxes, 2 buffers either way; two
+//   consumer warpgroups always alternate 2. The batched epilogue (one barrier for
+//   the whole tile) runs where every box of a 64-row tile has its own buffer.
+TEST(TuneConfig, StagingBuffersPerBoxWhereTheTileFits) {
+  namespace ks = gemmscope::sm90;
+  EXPECT_EQ(ks::k10_staging_buffers(64, 96, 128, 5), 3);
+  EXPECT_EQ(ks::k10_staging_buffers(64, 96, 64, 10), 3);
+  EXPECT_EQ(ks::k10_staging_buffers(64, 192, 64, 6), 3);
+  EXPECT_EQ(ks::k10_staging_buffers(64, 256, 64, 5), 2);
+  EXPECT_EQ(ks::k10_staging_buffers(64, 128, 64, 8), 2);
+  EXPECT_EQ(ks::k10_staging_buffers(128, 192, 64, 4), 2);
+  EXPECT_EQ(ks::k10_staging_buffers(128, 160, 64, 5), 2);
+  EXPECT_TRUE(ks::k10_batched_epilogue(64, 96, 128, 5));
+  EXPECT_TRUE(ks::k10_batched_epilogue(64, 128, 64, 8));
+  EXPECT_TRUE(ks::k10_batched_epilogue(64, 64, 128, 6));
+  EXPECT_FALSE(ks::k10_batched_epilogue(64, 256, 64, 5));
+  EXPECT_FALSE(ks::k10_batched_epilogue(128, 128, 64, 6));
+  for (const auto& c : compiled_instances()) {
+    const int buffers = ks::k10_staging_buffers(c.bm, c.bn, c.bk, c.stages);
+    const int boxes = c.bn / ks::store_box_cols(c.bn);
+    EXPECT_TRUE(buffers == 2 || buffers == boxes) << to_string(c);
+    EXPECT_EQ(ks::k10_batched_epilogue(c.bm, c.bn, c.bk, c.stages), c.bm == 64 && boxes <= buffers) << to_string(c);
+  }
 }
 
 TEST(TuneConfig, ShapeRules) {
