@@ -19,12 +19,15 @@ void TmaBox::validate(bool allow_blackwell_modes) const {
     require(inner_bytes() <= swizzle_span_bytes(swizzle), "box inner bytes", inner_bytes(),
             "must be at most the swizzle span of " + std::string(to_string(swizzle)) + " (" +
                 std::to_string(swizzle_span_bytes(swizzle)) + " bytes)");
-  // A TMA destination needs 128 bytes even unswizzled (CONFIRMED on the H200:
+  // A TMA destination needs 128 bytes, swizzled or not (CONFIRMED on the H200:
   // traces/hw/tma_swizzle.json, swznone_*_off16/off48 fault with a misaligned
-  // address, off128/off256 land), and the swizzle's own alignment when swizzled.
-  const uint32_t align = std::max<uint32_t>(128, swizzle_alignment_bytes(swizzle));
+  // address, off128/off256 land; swizzled boxes at 128, 256 and 512 bytes past their
+  // pattern's boundary, swz32B/64B/128B_*_off128..off512, land where address() puts
+  // them, the XOR taken on absolute address bits). A base inside the swizzle pattern
+  // is legal: k10's 84-row B slices start 512 bytes into a 1024-byte 128B atom.
+  constexpr uint32_t align = 128;
   require(smem_base % align == 0, "smem_base", static_cast<long long>(smem_base),
-          "must be a multiple of " + std::to_string(align) + " bytes for swizzle " +
+          "must be a multiple of " + std::to_string(align) + " bytes (a TMA destination), swizzle " +
               std::string(to_string(swizzle)));
 }
 

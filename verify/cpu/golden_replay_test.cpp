@@ -99,6 +99,13 @@ void replay_tma_case(const GoldenTrace& t, const GoldenCase& c, ReplayReport& re
     return;
   }
   box.smem_base = static_cast<uint64_t>(golden_int(c.observed, "dst_smem_address", wo));
+  // The model's rules must accept every box the hardware landed.
+  try {
+    box.validate();
+  } catch (const model::ModelError& e) {
+    report.disagreements.push_back(c.name + ": the hardware landed this box but TmaBox::validate refuses it (" +
+                                   e.what() + ")");
+  }
   const uint64_t region = static_cast<uint64_t>(golden_int(c.observed, "region_smem_address", wo));
   const int64_t dump_bytes = golden_int(c.observed, "dump_bytes", wo);
   const std::vector<int64_t> dump = golden_int_array(c.observed, "smem_u16", wo, dump_bytes / 2);

@@ -29,9 +29,9 @@ struct TmaBox {
   // Shared memory the box occupies, padding included.
   uint32_t bytes() const { return rows * row_pitch_bytes(); }
   // Throws ModelError naming the field, the value and the limit: box dims 1..256,
-  // inner bytes a multiple of 16 and at most the swizzle span, base aligned (128 B;
-  // the swizzle's alignment when swizzled), 128B-atom32B refused (Blackwell only
-  // unless allow_blackwell_modes).
+  // inner bytes a multiple of 16 and at most the swizzle span, base 128-byte aligned
+  // (also when swizzled: the pattern follows absolute addresses), 128B-atom32B
+  // refused (Blackwell only unless allow_blackwell_modes).
   void validate(bool allow_blackwell_modes = false) const;
   // Shared-memory byte address of element (row, col) of the box.
   uint64_t address(uint32_t row, uint32_t col) const;
