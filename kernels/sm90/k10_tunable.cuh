@@ -19,12 +19,12 @@
 //   stream-K:   (static schedule) the last waves' k-blocks dealt out evenly
 //               (sm90::StreamK); a tile cut between workers is summed the same
 //               way, its pieces in k order.
-// The epilogue is k07's: stmatrix into two alternating swizzled staging boxes,
-// TMA store (a 64-row tile whose boxes all fit gets a buffer per box and stores the
-// whole tile after one barrier: k10_batched_epilogue); boxes of 64 columns (128B swizzle), or of 32 (64B swizzle) for a BN
-// that is not a multiple of 64, or of 16 (32B swizzle) for one that is not a
-// multiple of 32, or of 56 (unswizzled, an odd number of 16-byte chunks per row)
-// for BN = 168.
+// The epilogue is k07's: stmatrix into two alternating swizzled staging boxes, TMA
+// store. A 64-row tile whose boxes all fit gets a buffer per box and stores the whole
+// tile after one barrier (k10_batched_epilogue). Boxes are 64 columns (128B swizzle),
+// or 32 (64B swizzle) for a BN that is not a multiple of 64, or 16 (32B swizzle) for
+// one that is not a multiple of 32, or 56 (unswizzled, an odd number of 16-byte
+// chunks per row) for BN = 168.
 // Consumers, cooperative (PingPong = false): each of the BM / 64 consumer
 // warpgroups computes 64 rows of every tile. Ping-pong (PingPong = true, BM = 128,
 // two consumer warpgroups): the warpgroups take the CTA's work units in turn
@@ -110,9 +110,9 @@ __global__ void __launch_bounds__(128 * (1 + BM / 64), 1)
                 "clusters of 1 or 2 CTAs along M and 1, 2 or 4 along N (at most 8, the portable cluster size)");
   static_assert(kConsumers == 1 || kConsumers == 2, "one or two consumer warpgroups");
   // A slice of R rows lands R x 128 bytes into the tile, a 128-byte boundary as TMA
-  // asks; the 128B swizzle XORs absolute address bits (HARDWARE-FACTS.md), so a
-  // slice that starts inside an 8-row atom (BN = 168 in 2x1: 84 rows) lands where
-  // one box of the whole tile would have put it.
+  // asks; the 128B swizzle XORs absolute address bits (traces/hw/tma_swizzle.json,
+  // swz128B_in128B_r16_off512), so a slice that starts inside an 8-row atom (BN = 168
+  // in 2x1: 84 rows) lands where one box of the whole tile would have put it.
   static_assert(BN % ClusterM == 0, "B slices of whole rows");
   static_assert((BM / ClusterN) % 8 == 0, "A slices are whole 8-row swizzle atoms");
   constexpr int kStoreCols = Storage::kStoreCols, kStagingBuffers = Storage::kStagingBuffers;
