@@ -112,6 +112,19 @@ GEMMSCOPE_HD constexpr uint32_t plain_offset(uint32_t row, uint32_t col_elems, u
   return row * box_cols * 2u + col_elems * 2u;
 }
 
+// Bytes of k10's dynamic shared memory with `buffers` staging buffers per consumer
+// warpgroup: its SharedStorage (1024-byte aligned members, so the size rounds up to
+// 1 KiB) plus the launch's 1 KiB of alignment slack. The layout: the ring (stages x
+// (bm + bn) x bk bf16), the staging boxes, a full and an empty mbarrier per stage, two
+// schedule slots (two mbarriers and a word each) and a split-K flag per consumer.
+GEMMSCOPE_HD constexpr long long k10_shared_bytes(int bm, int bn, int bk, int stages, int buffers) {
+  const long long consumers = bm / 64;
+  const long long ring = static_cast<long long>(stages) * (bm + bn) * bk * 2;
+  const long long staging = consumers * buffers * 64 * store_box_cols(bn) * 2;
+  const long long words = 16LL * stages + 2 * 16 + 2 * 4 + 4 * consumers;
+  return (ring + staging + words + 1023) / 1024 * 1024 + 1024;
+}
+
 // k10's epilogue staging buffers per consumer warpgroup, shared by the kernel's
 // shared-memory layout and the tuner's shared_memory_bytes. A 64-row tile (one
 // consumer warpgroup: the decode tiles) whose store boxes all fit next to the ring
@@ -121,15 +134,8 @@ GEMMSCOPE_HD constexpr uint32_t plain_offset(uint32_t row, uint32_t col_elems, u
 // alone, each box still behind its own barriers, did not help: bench/results/
 // 2026-11-30-h200-decode-stages, call 9.)
 GEMMSCOPE_HD constexpr int k10_staging_buffers(int bm, int bn, int bk, int stages) {
-  if (bm != 64) return 2;
   const int boxes = bn / store_box_cols(bn);
-  const long long ring = static_cast<long long>(stages) * (bm + bn) * bk * 2;
-  const long long per_box = 64LL * store_box_cols(bn) * 2;
-  const long long words = 8LL * (2 * stages + 4) + 4 * 2 + 4;  // mbarriers, schedule slots, split flag
-  // The storage struct is 1024-byte aligned (so its size rounds up to 1 KiB), plus
-  // the launch's 1 KiB of alignment slack, within sm_90's 227 KiB per block.
-  const long long bytes = (ring + boxes * per_box + words + 1023) / 1024 * 1024 + 1024;
-  return boxes > 2 && bytes <= 232448 ? boxes : 2;
+  return bm == 64 && boxes > 2 && k10_shared_bytes(bm, bn, bk, stages, boxes) <= 232448 ? boxes : 2;
 }
 GEMMSCOPE_HD constexpr bool k10_batched_epilogue(int bm, int bn, int bk, int stages) {
   return bm == 64 && bn / store_box_cols(bn) <= k10_staging_buffers(bm, bn, bk, stages);

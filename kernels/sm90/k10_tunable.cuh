@@ -119,6 +119,8 @@ __global__ void __launch_bounds__(128 * (1 + BM / 64), 1)
   constexpr bool kBatched = k10_batched_epilogue(BM, BN, BK, Stages);
   static_assert(BN % kStoreCols == 0, "whole store boxes");
   static_assert(sizeof(Storage) + 1024 <= 232448, "227 KiB of shared memory per block");
+  static_assert(sizeof(Storage) + 1024 == k10_shared_bytes(BM, BN, BK, Stages, kStagingBuffers),
+                "k10_shared_bytes (the tuner's count and the staging-buffer rule) is this layout's size");
   constexpr uint32_t kScheduleReaders = (kClusterSize - 1) + kClusterSize * kConsumers * 128;
 
   extern __shared__ __align__(1024) uint8_t smem_raw[];
@@ -420,14 +422,15 @@ __global__ void __launch_bounds__(128 * (1 + BM / 64), 1)
       // bf16 epilogue as k07/k08: stmatrix into swizzled staging boxes, TMA store; the
       // last boxes' stores stay in flight into the next unit.
       constexpr int kBoxes = BN / kStoreCols;
-      // Box `box` of 64-row half h, from the accumulators into the buffer at `staging`.
+      // Box `box` of 64-row half h, from the accumulators into the buffer at `staging`;
+      // 8-column block j of the tile is accumulator registers 4j..4j+3
+      // (box_block_register).
       auto stage_box = [&](int h, int box, uint32_t staging) {
         if constexpr (kStoreCols % 16 == 0) {
 #pragma unroll
           for (int pair = 0; pair < kStoreCols / 16; ++pair) {
-            const int tile_pair = box * (kStoreCols / 16) + pair;
             const StmatrixRow at = stmatrix_x4_row(warp, lane, pair);
-            const float* r = &acc[h][8 * tile_pair];
+            const float* r = &acc[h][box_block_register(box, kStoreCols, 2 * pair)];
             const uint32_t at_bytes = kStoreCols == 64   ? sw128_offset(at.row, at.col)
                                       : kStoreCols == 32 ? sw64_offset(at.row, at.col)
                                                          : sw32_offset(at.row, at.col);
@@ -436,8 +439,7 @@ __global__ void __launch_bounds__(128 * (1 + BM / 64), 1)
           }
         } else {
           // Unswizzled box of an odd number of 8-column blocks (BN = 168: 7): pairs
-          // of blocks by stmatrix.x4, the last block by stmatrix.x2. Block j of the
-          // tile is accumulator registers 4j..4j+3 (box_block_register).
+          // of blocks by stmatrix.x4, the last block by stmatrix.x2.
           constexpr int kBlocks = kStoreCols / 8;
           static_assert(kBlocks % 2 == 1, "plain boxes are an odd number of 16-byte chunks");
 #pragma unroll

@@ -181,12 +181,7 @@ std::vector<size_t> refine_picks(const std::vector<double>& medians, int count, 
 }
 
 int64_t shared_memory_bytes(const KernelConfig& c) {
-  const int64_t ring = c.stages * stage_bytes(c);
-  const int64_t staging =
-      static_cast<int64_t>(c.consumers) * sm90::k10_staging_buffers(c.bm, c.bn, c.bk, c.stages) * 64 *
-      sm90::store_box_cols(c.bn) * 2;
-  const int64_t barriers = 8 * (2 * c.stages + 4) + 4 * 2;
-  return ring + staging + barriers + 1024;
+  return sm90::k10_shared_bytes(c.bm, c.bn, c.bk, c.stages, sm90::k10_staging_buffers(c.bm, c.bn, c.bk, c.stages));
 }
 
 Decomposition decompose(const KernelConfig& c, const Shape& s) {
