@@ -126,19 +126,20 @@ GEMMSCOPE_HD constexpr long long k10_shared_bytes(int bm, int bn, int bk, int st
 }
 
 // k10's epilogue staging buffers per consumer warpgroup, shared by the kernel's
-// shared-memory layout and the tuner's shared_memory_bytes. A 64-row tile (one
-// consumer warpgroup: the decode tiles) whose store boxes all fit next to the ring
-// gets one buffer per box, and its epilogue stages the whole tile and stores it after
-// one fence and one barrier (k10_batched_epilogue). Other tiles alternate two
-// buffers, each box behind a wait, a fence and two barriers of its own. (More buffers
-// alone, each box still behind its own barriers, did not help: bench/results/
-// 2026-11-30-h200-decode-stages, call 9.)
+// shared-memory layout and the tuner's shared_memory_bytes. A tile whose store boxes
+// all fit next to the ring, a buffer per box and consumer warpgroup, gets them, and
+// its epilogue stages each warpgroup's 64 rows whole and stores them after one fence
+// and one barrier (k10_batched_epilogue; a ping-pong warpgroup's 128-row tile is two
+// such halves, so it alternates). Other tiles alternate two buffers, each box behind
+// a wait, a fence and two barriers of its own. (More buffers alone, each box still
+// behind its own barriers, did not help: bench/results/2026-11-30-h200-decode-stages,
+// call 9.)
 GEMMSCOPE_HD constexpr int k10_staging_buffers(int bm, int bn, int bk, int stages) {
   const int boxes = bn / store_box_cols(bn);
-  return bm == 64 && boxes > 2 && k10_shared_bytes(bm, bn, bk, stages, boxes) <= 232448 ? boxes : 2;
+  return boxes > 2 && k10_shared_bytes(bm, bn, bk, stages, boxes) <= 232448 ? boxes : 2;
 }
-GEMMSCOPE_HD constexpr bool k10_batched_epilogue(int bm, int bn, int bk, int stages) {
-  return bm == 64 && bn / store_box_cols(bn) <= k10_staging_buffers(bm, bn, bk, stages);
+GEMMSCOPE_HD constexpr bool k10_batched_epilogue(int bm, int bn, int bk, int stages, bool pingpong) {
+  return !pingpong && bn / store_box_cols(bn) <= k10_staging_buffers(bm, bn, bk, stages);
 }
 
 // wgmma m64nNk16 fp32 accumulator: thread t (0..127) of the warpgroup, register i.

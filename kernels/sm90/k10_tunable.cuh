@@ -20,8 +20,8 @@
 //               (sm90::StreamK); a tile cut between workers is summed the same
 //               way, its pieces in k order.
 // The epilogue is k07's: stmatrix into two alternating swizzled staging boxes, TMA
-// store. A 64-row tile whose boxes all fit gets a buffer per box and stores the whole
-// tile after one barrier (k10_batched_epilogue). Boxes are 64 columns (128B swizzle),
+// store. A cooperative tile whose boxes all fit gets a buffer per box, and each
+// warpgroup stores its 64 rows whole after one barrier (k10_batched_epilogue). Boxes are 64 columns (128B swizzle),
 // or 32 (64B swizzle) for a BN that is not a multiple of 64, or 16 (32B swizzle) for
 // one that is not a multiple of 32, or 56 (unswizzled, an odd number of 16-byte
 // chunks per row) for BN = 168.
@@ -116,7 +116,7 @@ __global__ void __launch_bounds__(128 * (1 + BM / 64), 1)
   static_assert(BN % ClusterM == 0, "B slices of whole rows");
   static_assert((BM / ClusterN) % 8 == 0, "A slices are whole 8-row swizzle atoms");
   constexpr int kStoreCols = Storage::kStoreCols, kStagingBuffers = Storage::kStagingBuffers;
-  constexpr bool kBatched = k10_batched_epilogue(BM, BN, BK, Stages);
+  constexpr bool kBatched = k10_batched_epilogue(BM, BN, BK, Stages, PingPong);
   static_assert(BN % kStoreCols == 0, "whole store boxes");
   static_assert(sizeof(Storage) + 1024 <= 232448, "227 KiB of shared memory per block");
   static_assert(sizeof(Storage) + 1024 == k10_shared_bytes(BM, BN, BK, Stages, kStagingBuffers),
@@ -144,7 +144,6 @@ __global__ void __launch_bounds__(128 * (1 + BM / 64), 1)
     }
     fence_mbarrier_inits();
   }
-  cluster_sync();
 
   // A piece of work: output tile origin, k-block range, and for a tile cut into
   // pieces (fix >= 0: its split-K or stream-K tile index) this piece's partial
@@ -206,6 +205,18 @@ __global__ void __launch_bounds__(128 * (1 + BM / 64), 1)
     at_tile(w, prob.sk.first_tile + seg.tile);
     return true;
   };
+  // The static schedule's first unit is walked before the cluster barrier, so the
+  // walk's latency hides behind the barrier's, and the producer's first load follows
+  // the barrier at once. After that each role walks one unit ahead: the producer once
+  // it has queued a unit's loads, a consumer once its unit's main loop is done (a
+  // cooperative consumer learns there whether its release was its last remote
+  // operation).
+  Walk walk{StaticSchedule::first(worker, workers), prob.sk.start(worker)};
+  Unit ahead;
+  bool have_ahead = false;
+  if constexpr (!Dynamic) have_ahead = walk_next(walk, ahead);
+  cluster_sync();
+
   auto receive = [&](SchedulePipe& slots) -> uint32_t {
     const uint32_t slot = slots.stage();
     mbarrier_wait_cluster(&s.schedule_full[slot], slots.phase());
@@ -224,7 +235,6 @@ __global__ void __launch_bounds__(128 * (1 + BM / 64), 1)
       const DynamicSchedule dyn{workers};
       Pipe p;
       SchedulePipe slots;
-      Walk walk{StaticSchedule::first(worker, workers), prob.sk.start(worker)};
       uint32_t u = dyn.first(worker);
       for (;;) {
         Unit w;
@@ -244,7 +254,8 @@ __global__ void __launch_bounds__(128 * (1 + BM / 64), 1)
           w = unit(u);
           if (rank == 0) u = dyn.after_claim(atomicAdd(prob.counter, 1u));
         } else {
-          if (!walk_next(walk, w)) break;
+          if (!have_ahead) break;
+          w = ahead;
         }
         for (int kb = w.kb_begin; kb < w.kb_end; ++kb, p = p.advance()) {
           const uint32_t st = p.stage();
@@ -265,6 +276,7 @@ __global__ void __launch_bounds__(128 * (1 + BM / 64), 1)
                                   mask_b);
           }
         }
+        if constexpr (!Dynamic) have_ahead = walk_next(walk, ahead);
       }
     }
     // The producer's last remote operation (a multicast) is behind it: its half of
@@ -300,7 +312,6 @@ __global__ void __launch_bounds__(128 * (1 + BM / 64), 1)
     const uint64_t desc_b = desc_kmajor_sw128(ptx::smem_u32(s.b[0]), 0, 0);
     Pipe p;
     SchedulePipe slots;
-    Walk walk{StaticSchedule::first(worker, workers), prob.sk.start(worker)};
     uint32_t turn = 0;  // ping-pong: this CTA's units seen so far
     bool exit_arrived = false;
     for (;;) {
@@ -310,7 +321,10 @@ __global__ void __launch_bounds__(128 * (1 + BM / 64), 1)
         if (u >= total) break;
         w = unit(u);
       } else {
-        if (!walk_next(walk, w)) break;
+        if (!have_ahead) break;
+        w = ahead;
+        // Ping-pong walks now: the other warpgroup's unit is skipped just below.
+        if constexpr (PingPong) have_ahead = walk_next(walk, ahead);
       }
       if constexpr (PingPong) {
         // The other warpgroup's unit: its k-blocks pass through the ring untouched by us.
@@ -371,9 +385,8 @@ __global__ void __launch_bounds__(128 * (1 + BM / 64), 1)
       // thread's last remote operation, so it arrives on the exit barrier now and the
       // peers need not wait for its epilogue (ping-pong and dynamic arrive after the loop).
       if constexpr (!Dynamic && !PingPong) {
-        Walk ahead = walk;
-        Unit next;
-        if (!exit_arrived && !walk_next(ahead, next)) {
+        have_ahead = walk_next(walk, ahead);
+        if (!have_ahead) {
           cuda::ptx::barrier_cluster_arrive(cuda::ptx::sem_release);
           exit_arrived = true;
         }
