@@ -36,9 +36,15 @@ void SmemTile::validate() const {
             "must be at most, or a multiple of, the " + std::string(to_string(swizzle)) + " swizzle span (" +
                 std::to_string(span) + " bytes)");
   }
-  const uint32_t align = swizzle_alignment_bytes(swizzle);
+  // A swizzled tile is where TMA writes it, so it takes TMA's destination rule, 128
+  // bytes, not the pattern's period: the H200 lands swizzled boxes 128, 256 and 512
+  // bytes past their pattern's boundary where address() puts them, the XOR on absolute
+  // address bits (traces/hw/tma_swizzle.json, swz*_off128..off512; TmaBox::validate).
+  const uint32_t align = swizzle == SwizzleMode::None ? 16 : 128;
   require(base % align == 0, "tile base", static_cast<long long>(base),
-          "must be a multiple of " + std::to_string(align) + " bytes for swizzle " + std::string(to_string(swizzle)));
+          "must be a multiple of " + std::to_string(align) + " bytes" +
+              (swizzle == SwizzleMode::None ? "" : " (a TMA destination)") + " for swizzle " +
+              std::string(to_string(swizzle)));
 }
 
 // A swizzled slab is one span wide even when the rows are narrower: TMA pads

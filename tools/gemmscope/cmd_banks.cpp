@@ -192,7 +192,7 @@ const Registration registration{"banks", [](CLI::App& root) {
       "banks", "Shared-memory bank conflicts of a built-in warp access pattern: wavefronts per phase, colliding lanes");
   cmd->add_option("--pattern", args->pattern, "Built-in pattern name (see --list)");
   cmd->add_option("--swizzle", args->swizzle, "Tile swizzle: none, 32B, 64B, 128B, 128B-atom32B")->capture_default_str();
-  cmd->add_option("--base", args->base, "Tile base byte address (a multiple of the swizzle's alignment)")
+  cmd->add_option("--base", args->base, "Tile base byte address (a multiple of 128 when swizzled, 16 when not)")
       ->capture_default_str();
   cmd->add_option("--addresses", args->addresses,
                   "Instead of a pattern: one instruction, lane t at the t-th byte address (comma-separated, up to 32)")

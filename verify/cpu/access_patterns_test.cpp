@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "gemmscope/model/access_patterns.hpp"
@@ -125,18 +126,28 @@ TEST(Kernel3Claim, UnswizzledIsEightWayAndSwizzledIsConflictFree) {
 
 // ---------------------------------------------------------------------- SmemTile
 
+// Any box TMA accepts (a 128-byte aligned destination, mostly inside the swizzle
+// pattern rather than on its boundary) gives a tile the model accepts, with the box's
+// own address for every element.
 RC_GTEST_PROP(SmemTileLayout, FromBoxAgreesWithTmaBoxAddress, ()) {
   TmaBox box;
-  box.swizzle = *rc::gen::elementOf(std::vector<SwizzleMode>{SwizzleMode::None, SwizzleMode::B32, SwizzleMode::B64, SwizzleMode::B128});
+  box.swizzle = *rc::gen::elementOf(std::vector<SwizzleMode>{SwizzleMode::None, SwizzleMode::B32, SwizzleMode::B64,
+                                                             SwizzleMode::B128, SwizzleMode::B128Atom32});
   box.elem_bytes = 2;
   const uint32_t max_inner = box.swizzle == SwizzleMode::None ? 512 : swizzle_span_bytes(box.swizzle);
   box.inner_elems = 8 * *rc::gen::inRange<uint32_t>(1, max_inner / 16 + 1);
   box.rows = *rc::gen::inRange<uint32_t>(1, 257);
-  box.smem_base = 1024 * *rc::gen::inRange<uint64_t>(0, 200);
-  box.validate();
-  const uint32_t row = *rc::gen::inRange<uint32_t>(0, box.rows);
-  const uint32_t col = *rc::gen::inRange<uint32_t>(0, box.inner_elems);
-  RC_ASSERT(SmemTile::from_box(box).address(row, 2 * col) == box.address(row, col));
+  box.smem_base = 128 * *rc::gen::inRange<uint64_t>(0, 1600);
+  box.validate(/*allow_blackwell_modes=*/true);
+  const SmemTile tile = SmemTile::from_box(box);
+  try {
+    tile.validate();
+  } catch (const ModelError& e) {
+    RC_FAIL(std::string("TmaBox accepts the box but SmemTile refuses it: ") + e.what());
+  }
+  for (uint32_t row = 0; row < box.rows; ++row)
+    for (uint32_t col = 0; col < box.inner_elems; ++col)
+      RC_ASSERT(tile.address(row, 2 * col) == box.address(row, col));
 }
 
 TEST(SmemTileLayout, HandWorkedSlabAndPaddedExamples) {
@@ -159,8 +170,8 @@ TEST(SmemTileLayout, ValidateRefusesNamingTheValue) {
       EXPECT_NE(std::string(e.what()).find(needle), std::string::npos) << e.what();
     }
   };
-  SmemTile t = tile64x64(SwizzleMode::B128, 512);
-  expect_refusal(t, "tile base = 512");
+  SmemTile t = tile64x64(SwizzleMode::B128, 64);
+  expect_refusal(t, "tile base = 64 must be a multiple of 128 bytes");
   t = tile64x64(SwizzleMode::B128);
   t.row_bytes = 192;
   expect_refusal(t, "tile row_bytes = 192");
@@ -170,6 +181,41 @@ TEST(SmemTileLayout, ValidateRefusesNamingTheValue) {
   t = tile64x64(SwizzleMode::None);
   t.row_bytes = 40;
   expect_refusal(t, "tile row_bytes = 40");
+}
+
+// TMA's destination rule (traces/hw/tma_swizzle.json: swizzled boxes land 128, 256
+// and 512 bytes past a 256/512/1024-byte pattern boundary; 16-byte unswizzled
+// destinations fault): 128 bytes when swizzled, whatever the pattern's period; 16
+// unswizzled.
+TEST(SmemTileLayout, SwizzledBaseIsAnyMultipleOf128Bytes) {
+  auto refusal = [](const SmemTile& t) -> std::string {
+    try {
+      t.validate();
+    } catch (const ModelError& e) {
+      return e.what();
+    }
+    return "";
+  };
+  // The XOR pattern periods, 2^(B+M+S) of <1,4,3>, <2,4,3>, <3,4,3>, <2,5,2>.
+  const std::pair<SwizzleMode, uint64_t> periods[] = {
+      {SwizzleMode::B32, 256}, {SwizzleMode::B64, 512}, {SwizzleMode::B128, 1024}, {SwizzleMode::B128Atom32, 512}};
+  for (const auto& [mode, period] : periods) {
+    SCOPED_TRACE(std::string(to_string(mode)));
+    for (uint64_t base = 128; base < period; base += 128) {  // every base inside the pattern
+      EXPECT_EQ(refusal(tile64x64(mode, base)), "") << "base " << base;
+      EXPECT_EQ(refusal(tile64x64(mode, 4 * period + base)), "") << "base " << 4 * period + base;
+    }
+    for (uint64_t base : {16, 64, 80, 192 + 1024}) {
+      const std::string why = refusal(tile64x64(mode, base));
+      EXPECT_NE(why.find("tile base = " + std::to_string(base) + " must be a multiple of 128 bytes"),
+                std::string::npos)
+          << why;
+    }
+  }
+  EXPECT_EQ(refusal(tile64x64(SwizzleMode::None, 16)), "");
+  EXPECT_EQ(refusal(tile64x64(SwizzleMode::None, 4096 + 48)), "");
+  const std::string why = refusal(tile64x64(SwizzleMode::None, 8));
+  EXPECT_NE(why.find("tile base = 8 must be a multiple of 16 bytes"), std::string::npos) << why;
 }
 
 // ----------------------------------------------------------- ldmatrix / stmatrix walks
@@ -305,6 +351,36 @@ TEST(NamedPatterns, UnknownNameAndMisalignedBaseAreRefused) {
   } catch (const ModelError& e) {
     EXPECT_NE(std::string(e.what()).find("'ldmatrix-x8'"), std::string::npos) << e.what();
   }
-  EXPECT_THROW(find_pattern("ldmatrix-x4-k-major-64x64").make(SwizzleMode::B128, 512), ModelError);
+  EXPECT_THROW(find_pattern("ldmatrix-x4-k-major-64x64").make(SwizzleMode::B128, 64), ModelError);
+  EXPECT_NO_THROW(find_pattern("ldmatrix-x4-k-major-64x64").make(SwizzleMode::B128, 512));
   EXPECT_NO_THROW(find_pattern("ldmatrix-x4-k-major-64x64").make(SwizzleMode::B128, 2048));
+}
+
+// The Kernel 3 walk at a base inside the 128B pattern. Hand argument: with base = 128q
+// (any q), row r's 128-byte line is base/128 + r, so the XOR of its chunk is
+// (q + r) mod 8 instead of r mod 8. A core matrix's 8 rows start at a multiple of 8,
+// so (q + r) mod 8 still runs over 0..7: 8 different chunks of lines that each start
+// in bank 0 (128-byte lines), 32 different banks, 1 wavefront per phase. The pattern
+// is rotated among the rows, not broken: 64 wavefronts, 0 conflicts, as at base 0.
+// Unswizzled, the same walk stays 8-way at any base that is a multiple of 128.
+TEST(NamedPatterns, Ldmatrix128BIsConflictFreeAtMidPatternBases) {
+  const NamedPattern& p = find_pattern("ldmatrix-x4-k-major-64x64");
+  for (uint64_t base : {128, 256, 384, 512, 640, 768, 896, 2048 + 512}) {
+    SCOPED_TRACE("base " + std::to_string(base));
+    const auto walk = p.make(SwizzleMode::B128, base);
+    ASSERT_EQ(walk.size(), static_cast<size_t>(kInstructions));
+    // Instruction 0: matrices (rows 0-7 | 8-15) x (chunk 0 | 1), lane t -> matrix t/8.
+    for (int t = 0; t < 32; ++t) {
+      const int j = t / 8, r = t % 8;
+      const uint64_t row = r + 8 * (j % 2), chunk = j / 2;
+      EXPECT_EQ(walk[0].address[t], base + row * 128 + (chunk ^ ((base / 128 + row) % 8)) * 16) << "lane " << t;
+    }
+    const SequenceCost swz = analyze(walk);
+    EXPECT_EQ(swz.wavefronts, 64);
+    EXPECT_EQ(swz.conflicts(), 0);
+    EXPECT_EQ(max_phase_wavefronts(swz), 1);
+    const SequenceCost plain = analyze(p.make(SwizzleMode::None, base));
+    EXPECT_EQ(plain.wavefronts, 512);
+    EXPECT_EQ(plain.conflicts(), 448);
+  }
 }

@@ -14,6 +14,8 @@
 #include <utility>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 namespace {
 
 struct CliResult {
@@ -168,6 +170,62 @@ TEST_F(CliErrors, TmemAndBanks) {
   expect_refused({{"banks"},
                   "gemmscope: --pattern = (none): give exactly one of --pattern NAME (see --list) or --addresses A0,A1,..."});
   expect_refused({{"banks", "--pattern", "x", "--base", "-16"}, "gemmscope: --base = -16 must be >= 0"});
+  // A swizzled tile's base: TMA's 128-byte destination rule, not the pattern's period.
+  for (const char* mode : {"32B", "64B", "128B"})
+    expect_refused({{"banks", "--pattern", "ldmatrix-x4-k-major-64x64", "--swizzle", mode, "--base", "64"},
+                    std::string("gemmscope: tile base = 64 must be a multiple of 128 bytes (a TMA destination) for "
+                                "swizzle ") +
+                        mode});
+}
+
+#ifdef GEMMSCOPE_CLI
+// Runs gemmscope and returns its stdout; it must exit 0 with nothing on stderr.
+std::string run_cli_stdout(const std::vector<std::string>& args) {
+  std::string shown;
+  for (const auto& a : args) shown += " " + shell_quote(a);
+  const std::string stderr_path = testing::TempDir() + "/cli_stdout_test.stderr";
+  std::string out;
+  FILE* pipe = popen((shell_quote(GEMMSCOPE_CLI) + shown + " 2>" + shell_quote(stderr_path)).c_str(), "r");
+  if (!pipe) return out;
+  std::array<char, 4096> buffer;
+  size_t got;
+  while ((got = fread(buffer.data(), 1, buffer.size(), pipe)) > 0) out.append(buffer.data(), got);
+  const int raw = pclose(pipe);
+  std::ifstream err(stderr_path);
+  const std::string err_text((std::istreambuf_iterator<char>(err)), std::istreambuf_iterator<char>());
+  EXPECT_TRUE(WIFEXITED(raw) && WEXITSTATUS(raw) == 0) << "gemmscope" << shown << "\n" << err_text;
+  EXPECT_EQ(err_text, "") << "gemmscope" << shown;
+  return out;
+}
+#endif
+
+// A base inside the 128B pattern (512 = line 4 of 8) runs. Hand argument (worked in
+// access_patterns_test, Ldmatrix128BIsConflictFreeAtMidPatternBases): row r's chunks
+// are XORed with (4 + r) mod 8 instead of r mod 8, still 8 different chunks for a core
+// matrix's 8 rows, so the ldmatrix.x4 walk stays conflict-free (64 wavefronts);
+// unswizzled it is 8-way at 512 as at 0 (512 wavefronts, 448 conflicts).
+TEST_F(CliErrors, BanksAtABaseInsideTheSwizzlePattern) {
+#ifdef GEMMSCOPE_CLI
+  const auto summary = [](const std::string& mode) {
+    const std::string out = run_cli_stdout(
+        {"banks", "--pattern", "ldmatrix-x4-k-major-64x64", "--swizzle", mode, "--base", "512", "--json", "--summary"});
+    try {
+      return nlohmann::json::parse(out);
+    } catch (const nlohmann::json::exception& e) {
+      ADD_FAILURE() << mode << ": not JSON (" << e.what() << "): " << out;
+      return nlohmann::json::object();
+    }
+  };
+  const nlohmann::json swizzled = summary("128B");
+  EXPECT_EQ(swizzled.value("base", -1), 512);
+  EXPECT_EQ(swizzled.value("swizzle", ""), "128B");
+  EXPECT_EQ(swizzled.value("wavefronts", -1), 64);
+  EXPECT_EQ(swizzled.value("ideal", -1), 64);
+  EXPECT_EQ(swizzled.value("conflicts", -1), 0);
+  const nlohmann::json plain = summary("none");
+  EXPECT_EQ(plain.value("wavefronts", -1), 512);
+  EXPECT_EQ(plain.value("conflicts", -1), 448);
+#endif
 }
 
 // Parse errors found by CLI11 (unknown names, missing or malformed values).

@@ -17,6 +17,7 @@
 #include <optional>
 #include <sstream>
 
+#include "gemmscope/model/access_patterns.hpp"
 #include "gemmscope/model/banks.hpp"
 #include "gemmscope/model/desc_interpreter.hpp"
 #include "gemmscope/model/desc_sm90.hpp"
@@ -130,24 +131,47 @@ void replay_tma_case(const GoldenTrace& t, const GoldenCase& c, ReplayReport& re
       }
     return expected;
   };
+  // "N of M halfwords differ ...; first at byte B: hardware H, model E" ("" when none do).
+  const auto differences = [&](const std::vector<int64_t>& expected, const char* view) -> std::string {
+    std::size_t mismatches = 0, first = dump.size();
+    for (std::size_t i = 0; i < dump.size(); ++i)
+      if (expected[i] != dump[i]) {
+        ++mismatches;
+        first = std::min(first, i);
+      }
+    if (mismatches == 0) return "";
+    std::ostringstream msg;
+    msg << c.name << ": " << mismatches << " of " << dump.size() << " shared-memory halfwords differ from " << view
+        << "; first at byte " << 2 * first << ": hardware " << dump[first] << ", model " << expected[first];
+    return msg.str();
+  };
+  ++report.cases_checked;
+  // The same box as the SmemTile the bank analyses (`gemmscope banks`) work on: it must
+  // accept every box the hardware landed, bases inside the swizzle pattern included,
+  // and put each element where the hardware did.
+  const model::SmemTile tile = model::SmemTile::from_box(box);
+  try {
+    tile.validate();
+    std::string tile_error;
+    const std::vector<int64_t> tile_expected = expected_dump(
+        [&](uint32_t r, uint32_t col) { return tile.address(r, col * box.elem_bytes); }, tile_error);
+    if (!tile_error.empty())
+      report.disagreements.push_back(c.name + ": SmemTile: " + tile_error);
+    else if (const std::string d = differences(tile_expected, "SmemTile::address"); !d.empty())
+      report.disagreements.push_back(d);
+  } catch (const model::ModelError& e) {
+    report.disagreements.push_back(c.name + ": the hardware landed this box but SmemTile::validate refuses it (" +
+                                   e.what() + ")");
+  }
   std::string error;
   const std::vector<int64_t> expected =
       expected_dump([&](uint32_t r, uint32_t col) { return box.address(r, col); }, error);
-  ++report.cases_checked;
   if (!error.empty()) {
     report.disagreements.push_back(c.name + ": model: " + error);
     return;
   }
-  if (expected == dump) return;
-  std::size_t mismatches = 0, first = dump.size();
-  for (std::size_t i = 0; i < dump.size(); ++i)
-    if (expected[i] != dump[i]) {
-      ++mismatches;
-      first = std::min(first, i);
-    }
-  std::ostringstream msg;
-  msg << c.name << ": " << mismatches << " of " << dump.size() << " shared-memory halfwords differ from TmaBox::address;"
-      << " first at byte " << 2 * first << ": hardware " << dump[first] << ", model " << expected[first];
+  std::string msg = differences(expected, "TmaBox::address");
+  if (msg.empty()) return;
   // The open question: rows padded to the swizzle span?
   const uint32_t span = model::swizzle_span_bytes(box.swizzle);
   if (span > box.inner_bytes()) {
@@ -157,9 +181,10 @@ void replay_tma_case(const GoldenTrace& t, const GoldenCase& c, ReplayReport& re
           return model::swizzle_address(box.swizzle, box.smem_base + uint64_t{r} * span + uint64_t{col} * box.elem_bytes);
         },
         e2);
-    if (e2.empty() && padded == dump) msg << " [the observation matches rows padded to the " << span << "-byte span]";
+    if (e2.empty() && padded == dump)
+      msg += " [the observation matches rows padded to the " + std::to_string(span) + "-byte span]";
   }
-  report.disagreements.push_back(msg.str());
+  report.disagreements.push_back(msg);
 }
 
 // ---- ldmatrix_stmatrix -------------------------------------------------------------
@@ -495,9 +520,13 @@ TEST(GoldenReplay, ReportsAnObservationTheModelDoesNotPredict) {
   auto& dump = doc["cases"][0]["observed"]["smem_u16"];
   std::swap(dump[64], dump[72]);
   const ReplayReport report = replay(gemmscope::traces::golden_from_json(doc, "swapped.json"));
-  ASSERT_EQ(report.disagreements.size(), 1u);
-  EXPECT_NE(report.disagreements[0].find("2 of 160 shared-memory halfwords differ"), std::string::npos)
+  ASSERT_EQ(report.disagreements.size(), 2u);  // the SmemTile view, then the TmaBox view
+  EXPECT_NE(report.disagreements[0].find("2 of 160 shared-memory halfwords differ from SmemTile::address"),
+            std::string::npos)
       << report.disagreements[0];
+  EXPECT_NE(report.disagreements[1].find("2 of 160 shared-memory halfwords differ from TmaBox::address"),
+            std::string::npos)
+      << report.disagreements[1];
 }
 
 TEST(GoldenFormat, RejectsCorruptedTracesWithTheFieldAndRule) {
@@ -762,6 +791,35 @@ TEST(GoldenReplay, HardwareTracesAgreeWithTheModel) {
     EXPECT_TRUE(report.disagreements.empty()) << t.probe << " disagrees with the model:\n"
                                               << joined(report.disagreements);
   }
+}
+
+// The boxes the H200 landed inside their swizzle pattern (destination 128, 256 or 512
+// bytes past a 256/512/1024-byte boundary, swz*_off128..off512): the SmemTile the bank
+// analyses use must accept each and put every element where the hardware did.
+TEST(GoldenReplay, SmemTileAtMidPatternBasesMatchesTheHardware) {
+  const auto path = std::filesystem::path(GEMMSCOPE_SOURCE_DIR) / "traces" / "hw" / "tma_swizzle.json";
+  if (!std::filesystem::exists(path)) GTEST_SKIP() << "no " << path.string();
+  GoldenTrace t = gemmscope::traces::read_golden(path);
+  // The pattern periods, 2^(B+M+S) of <1,4,3>, <2,4,3>, <3,4,3>.
+  const std::map<std::string, int64_t> period = {{"32B", 256}, {"64B", 512}, {"128B", 1024}};
+  std::vector<GoldenCase> mid_pattern;
+  std::map<int64_t, int> offsets;  // bytes past the pattern boundary -> cases
+  for (const GoldenCase& c : t.cases) {
+    if (c.status != CaseStatus::Ok || c.params.value("encode_only", false)) continue;
+    const auto p = period.find(c.params.value("swizzle", ""));
+    if (p == period.end()) continue;
+    const int64_t offset = c.observed.at("dst_smem_address").get<int64_t>() % p->second;
+    if (offset == 0) continue;
+    mid_pattern.push_back(c);
+    ++offsets[offset];
+  }
+  // The probe lands boxes at each offset inside a pattern: 32B +128; 64B +128, +256;
+  // 128B +128, +256, +512.
+  for (const int64_t offset : {128, 256, 512}) EXPECT_GT(offsets[offset], 0) << "no case at +" << offset;
+  t.cases = mid_pattern;
+  const ReplayReport report = replay(t);
+  EXPECT_EQ(report.cases_checked, static_cast<int>(mid_pattern.size()));
+  EXPECT_TRUE(report.disagreements.empty()) << joined(report.disagreements);
 }
 
 // Each probe family's negative control: the hardware traces must disagree with a

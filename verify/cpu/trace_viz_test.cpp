@@ -91,7 +91,13 @@ TEST(Viz, Swizzle128BTable) {
       EXPECT_EQ(dot.substr(pos, 1), std::to_string(c ^ r)) << "row " << r << " chunk " << c;
     }
   }
-  EXPECT_THROW(traces::swizzle_dot(model::SwizzleMode::B128, 8, 128, 512), model::ModelError);  // misaligned
+  // A base inside the pattern (512 = line 4 of 8) rotates it: row 0's chunk 0 lands in chunk 0 ^ 4.
+  const std::string mid = traces::swizzle_dot(model::SwizzleMode::B128, 8, 128, 512);
+  const size_t row0 = mid.find("<td><b>row 0</b></td>");
+  ASSERT_NE(row0, std::string::npos);
+  const size_t cell = mid.find("\">", mid.find("<td bgcolor=", row0)) + 2;
+  EXPECT_EQ(mid.substr(cell, 1), "4");
+  EXPECT_THROW(traces::swizzle_dot(model::SwizzleMode::B128, 8, 128, 64), model::ModelError);  // not 128-aligned
 }
 
 TEST(Viz, DotRendersEveryPicture) {

@@ -33,8 +33,9 @@ struct SmemTile {
   static SmemTile from_box(const TmaBox& box);
   // Throws ModelError naming the value: rows 1..4096, row_bytes a positive multiple
   // of 16; pitch a multiple of 4 and >= row_bytes, only when unswizzled; swizzled:
-  // row_bytes at most the span or a multiple of it; base aligned to the swizzle's
-  // alignment (16 bytes unswizzled).
+  // row_bytes at most the span or a multiple of it; base a multiple of 128 bytes when
+  // swizzled (TMA's destination rule: a base inside the swizzle pattern is legal, the
+  // XOR is on absolute addresses), 16 bytes unswizzled.
   void validate() const;
   uint32_t pitch_bytes() const { return row_pitch_bytes ? row_pitch_bytes : row_bytes; }
   // Bytes of one column slab (row_bytes when unswizzled).
