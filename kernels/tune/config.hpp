@@ -51,7 +51,12 @@ namespace gemmscope::tune {
 //    48-shape bench through them is the measure there. The 64-row tiles' batched
 //    epilogue (a buffer per store box, one barrier per tile) came after; the M = 128
 //    entries were re-tuned with `tune --configs` of those instances (same directory).
-inline constexpr int kKernelVersion = 5;
+// 6: the batched epilogue for cooperative 128-row tiles whose boxes fit (128x128,
+//    128x192, 128x160: a buffer per box and warpgroup); the static schedule walked
+//    one unit ahead, its first unit before the cluster barrier. Every instance's PTX
+//    changed since the version-5 cache was tuned (this and the exit barrier above),
+//    so the cache was re-tuned in full (bench/results/2026-12-01-h200-batched-coop).
+inline constexpr int kKernelVersion = 6;
 
 enum class Schedule { Static, Dynamic };
 
