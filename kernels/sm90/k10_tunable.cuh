@@ -21,10 +21,10 @@
 //               way, its pieces in k order.
 // The epilogue is k07's: stmatrix into two alternating swizzled staging boxes, TMA
 // store. A cooperative tile whose boxes all fit gets a buffer per box, and each
-// warpgroup stores its 64 rows whole after one barrier (k10_batched_epilogue). Boxes are 64 columns (128B swizzle),
-// or 32 (64B swizzle) for a BN that is not a multiple of 64, or 16 (32B swizzle) for
-// one that is not a multiple of 32, or 56 (unswizzled, an odd number of 16-byte
-// chunks per row) for BN = 168.
+// warpgroup stores its 64 rows whole after one barrier (k10_batched_epilogue). Boxes
+// are 64 columns (128B swizzle), or 32 (64B swizzle) for a BN that is not a multiple
+// of 64, or 16 (32B swizzle) for one that is not a multiple of 32, or 56 (unswizzled,
+// an odd number of 16-byte chunks per row) for BN = 168.
 // Consumers, cooperative (PingPong = false): each of the BM / 64 consumer
 // warpgroups computes 64 rows of every tile. Ping-pong (PingPong = true, BM = 128,
 // two consumer warpgroups): the warpgroups take the CTA's work units in turn
