@@ -359,15 +359,20 @@ __global__ void __launch_bounds__(128 * (1 + BM / 64), 1)
         ptx::wgmma_commit_group();
         // Test the next stage's barrier while this step's wgmmas run, so the next step
         // starts without a wait when its data is already there (CUTLASS's
-        // consumer_try_wait token). The test comes before the wait for the previous
-        // step's wgmmas, so its latency (CCCL's wrapper turns the predicate into a
-        // register with a selp, and the warp stalls on it there) hides behind that
-        // wait. Until version 7 the cooperative loop tested after the wait.
-        p = p.advance();
-        ready = kb + 1 < w.kb_end && mbarrier_test(&s.full[p.stage()], p.phase());
+        // consumer_try_wait token). Ping-pong tests before waiting for the previous
+        // step's wgmmas, so the test's latency hides behind that wait; cooperative
+        // after it.
+        if constexpr (PingPong) {
+          p = p.advance();
+          ready = kb + 1 < w.kb_end && mbarrier_test(&s.full[p.stage()], p.phase());
+        }
         ptx::wgmma_wait_group<1>();
         if (kb > w.kb_begin) release(previous);
         previous = st;
+        if constexpr (!PingPong) {
+          p = p.advance();
+          ready = kb + 1 < w.kb_end && mbarrier_test(&s.full[p.stage()], p.phase());
+        }
       }
       // Every full barrier of this unit has been passed: the other warpgroup's turn.
       if constexpr (PingPong) {

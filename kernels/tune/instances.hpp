@@ -22,9 +22,10 @@
 //            starts mid-atom (bench/results/2026-11-30-h200-decode-stages, calls
 //            10-11: without B multicast, 1x1 and 1x2, it won no shape)
 //   STAGES   depth of the TMA -> wgmma ring (as many as fit in 227 KiB next to
-//            the epilogue's staging buffers). 128x256 s3, 128x224 s3 and 128x168
-//            s4 (version 7) give up a stage of their twins for a staging buffer per
-//            store box, and so the batched epilogue (k10_batched_epilogue)
+//            the epilogue's staging buffers). A stage fewer for a staging buffer
+//            per box (the batched epilogue) lost: 128x256 s3, 128x224 s3 and
+//            128x168 s4 ran 1-4% slower than their twins on 12 shapes at M = 512
+//            to 8192 (bench/results/2026-12-01-h200-v7), so none is compiled
 //   CLUSTER_M  CTAs per cluster along M (2: the B tile is multicast to both)
 //   CLUSTER_N  CTAs per cluster along N (2: the A tile is multicast to both; for
 //            small M, where every N tile re-reads the same A rows). The kernel
@@ -82,7 +83,4 @@
   X(64, 96, 128, 5, 2, 1, 0, 0)  \
   X(64, 128, 128, 4, 2, 1, 0, 0) \
   X(64, 64, 128, 6, 2, 1, 0, 0)  \
-  X(128, 168, 64, 5, 2, 1, 0, 0)  \
-  X(128, 256, 64, 3, 2, 1, 0, 0)  \
-  X(128, 224, 64, 3, 2, 1, 0, 0)  \
-  X(128, 168, 64, 4, 2, 1, 0, 0)
+  X(128, 168, 64, 5, 2, 1, 0, 0)
