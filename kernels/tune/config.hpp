@@ -79,7 +79,11 @@ struct KernelConfig {
 };
 
 // Clusters of c that fit on sm_count SMs at one CTA per SM (at least 1): the slots
-// a wave of work tiles fills.
+// a wave of work tiles fills. Exact on the H200 for the compiled cluster sizes, 1 and 2
+// (132 and 66: cudaOccupancyMaxActiveClusters and a co-residency probe agree). Clusters
+// of 4 and 8 reach only 120 of its 132 SMs (30 and 15 clusters), which this count would
+// overstate (bench/results/2026-12-01-h200-v7, call 3); the launcher asks the occupancy
+// API, so only the host-side wave estimates would be off.
 inline int64_t cluster_slots(const KernelConfig& c, int sm_count) {
   return std::max<int64_t>(1, sm_count / c.cluster_size());
 }
