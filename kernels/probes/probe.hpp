@@ -53,6 +53,7 @@ ProbeDefinition ldmatrix_stmatrix_probe();
 ProbeDefinition mbarrier_probe();
 ProbeDefinition banks_timing_probe();
 ProbeDefinition wgmma_desc_probe();
+ProbeDefinition cluster_residency_probe();
 
 // Every probe, in run order.
 std::vector<ProbeDefinition> all_probes();

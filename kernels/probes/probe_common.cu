@@ -36,7 +36,7 @@ traces::GpuInfo query_gpu() {
 
 std::vector<ProbeDefinition> all_probes() {
   return {tma_swizzle_probe(), ldmatrix_stmatrix_probe(), mbarrier_probe(), banks_timing_probe(),
-          wgmma_desc_probe()};
+          wgmma_desc_probe(), cluster_residency_probe()};
 }
 
 std::vector<ProbeListing> list_probes(const ProbeOptions& options) {

@@ -27,6 +27,7 @@
 #include "gemmscope/model/swizzle.hpp"
 #include "gemmscope/model/tma_box.hpp"
 #include "gemmscope/traces/golden.hpp"
+#include "tune/config.hpp"
 
 namespace {
 
@@ -45,7 +46,15 @@ namespace model = gemmscope::model;
 // Negative controls: a deliberately wrong model variant per probe family. The real
 // replay runs with None; each control must make the hardware traces disagree, which
 // shows that the replay discriminates.
-enum class WrongModel { None, SwizzleOfAnotherMode, TransposeFlipped, ParityInverted, OldPhaseRule, DescriptorSwizzleOfAnotherMode };
+enum class WrongModel {
+  None,
+  SwizzleOfAnotherMode,
+  TransposeFlipped,
+  ParityInverted,
+  OldPhaseRule,
+  DescriptorSwizzleOfAnotherMode,
+  ClusterSlotsOfOneSizeSmaller,
+};
 WrongModel g_wrong_model = WrongModel::None;
 
 model::SwizzleMode another_mode(model::SwizzleMode m) {
@@ -417,6 +426,42 @@ void replay_wgmma_case(const GoldenTrace& t, const GoldenCase& c, ReplayReport& 
   }
 }
 
+// ---- cluster residency -------------------------------------------------------------
+// The hardware side: the occupancy API's count of clusters all started at once, and
+// one cluster more made at least one cluster wait (so the count is exact). The model
+// side: tune::cluster_slots (SMs / cluster size) must equal that count for every
+// cluster size a compiled k10 instance uses, and may only overstate it for others
+// (noted: the host-side wave estimates of such an instance would be off).
+void replay_cluster_residency_case(const GoldenTrace& t, const GoldenCase& c, ReplayReport& report) {
+  const std::string wp = where_of(t, c, "params"), wo = where_of(t, c, "observed");
+  const int64_t size = golden_int(c.params, "cluster_size", wp);
+  const int64_t api = golden_int(c.observed, "api_clusters", wo);
+  const int64_t late_at_api = golden_int(c.observed.at("at_api"), "late_ctas", wo + ".at_api");
+  const int64_t late_one_more = golden_int(c.observed.at("one_more"), "late_ctas", wo + ".one_more");
+  ++report.cases_checked;
+  if (late_at_api != 0)
+    report.disagreements.push_back(c.name + ": " + std::to_string(late_at_api) + " CTAs of the API's " +
+                                   std::to_string(api) + " clusters did not start at once (the API overstates)");
+  if (late_one_more < size)
+    report.disagreements.push_back(c.name + ": " + std::to_string(api + 1) +
+                                   " clusters all started at once (the API's count understates)");
+  gemmscope::tune::KernelConfig config;
+  config.cluster_m = size >= 2 ? 2 : 1;
+  config.cluster_n = static_cast<int>(size / config.cluster_m);
+  const int model_size = g_wrong_model == WrongModel::ClusterSlotsOfOneSizeSmaller ? std::max<int64_t>(1, size / 2)
+                                                                                   : size;
+  if (model_size != size) config.cluster_m = 1, config.cluster_n = model_size;
+  const int64_t slots = gemmscope::tune::cluster_slots(config, t.gpu.sm_count);
+  bool compiled = false;
+  for (const auto& k : gemmscope::tune::compiled_instances()) compiled = compiled || k.cluster_size() == size;
+  const std::string counts = "tune::cluster_slots " + std::to_string(slots) + ", the hardware " + std::to_string(api);
+  if (compiled ? slots != api : slots < api)
+    report.disagreements.push_back(c.name + ": clusters of " + std::to_string(size) +
+                                   (compiled ? " (a compiled k10 size): " : ": ") + counts);
+  else if (slots != api)
+    report.notes.push_back(c.name + ": clusters of " + std::to_string(size) + " (no compiled k10 instance): " + counts);
+}
+
 // ---- dispatch ----------------------------------------------------------------------
 ReplayReport replay(const GoldenTrace& t) {
   ReplayReport report;
@@ -435,6 +480,7 @@ ReplayReport replay(const GoldenTrace& t) {
       else if (t.probe == "mbarrier") replay_mbarrier_case(t, c, report);
       else if (t.probe == "wgmma_desc") replay_wgmma_case(t, c, report);
       else if (t.probe == "banks_ncu") replay_banks_ncu_case(t, c, report);
+      else if (t.probe == "cluster_residency") replay_cluster_residency_case(t, c, report);
       else {
         report.disagreements.push_back("no replay for probe \"" + t.probe + "\"");
         return report;
@@ -822,6 +868,36 @@ TEST(GoldenReplay, SmemTileAtMidPatternBasesMatchesTheHardware) {
   EXPECT_TRUE(report.disagreements.empty()) << joined(report.disagreements);
 }
 
+// Hand-worked against 132 SMs: clusters of 2 fit 66 (a compiled size: must be exact),
+// clusters of 4 fit 30 on the H200 where 132 / 4 = 33 (no compiled instance: a note).
+json cluster_case(const char* name, int size, int api, int late_at_api, int late_one_more) {
+  return {{"name", name},
+          {"status", "ok"},
+          {"params", {{"cluster_size", size}, {"threads", 384}, {"smem_bytes", 204800}}},
+          {"observed",
+           {{"api_clusters", api},
+            {"at_api", {{"ctas", api * size}, {"late_ctas", late_at_api}, {"sms_used", api * size}}},
+            {"one_more", {{"ctas", (api + 1) * size}, {"late_ctas", late_one_more}, {"sms_used", api * size}}}}}};
+}
+
+TEST(GoldenReplay, SyntheticClusterResidencyTraceReplays) {
+  ReplayReport report = replay_json(synthetic_trace(
+      "cluster_residency", json::array({cluster_case("c2", 2, 66, 0, 2), cluster_case("c4", 4, 30, 0, 4)})));
+  EXPECT_EQ(report.cases_checked, 2);
+  EXPECT_TRUE(report.disagreements.empty()) << joined(report.disagreements);
+  ASSERT_EQ(report.notes.size(), 1u);
+  EXPECT_NE(report.notes[0].find("tune::cluster_slots 33, the hardware 30"), std::string::npos) << report.notes[0];
+  // A compiled size the model overstates; an API count that overstates; one that understates.
+  for (const json& bad : {cluster_case("c2", 2, 64, 0, 2), cluster_case("c2", 2, 66, 2, 2),
+                          cluster_case("c2", 2, 66, 0, 0)}) {
+    report = replay_json(synthetic_trace("cluster_residency", json::array({bad})));
+    EXPECT_EQ(report.disagreements.size(), 1u) << bad.dump() << "\n" << joined(report.disagreements);
+  }
+  // A cluster size the model understates fails even where nothing is compiled.
+  report = replay_json(synthetic_trace("cluster_residency", json::array({cluster_case("c4", 4, 34, 0, 4)})));
+  EXPECT_EQ(report.disagreements.size(), 1u) << joined(report.disagreements);
+}
+
 // Each probe family's negative control: the hardware traces must disagree with a
 // deliberately wrong model (and agree again without it, which the test above shows).
 TEST(GoldenReplay, NegativeControlsFailOnTheHardwareTraces) {
@@ -829,7 +905,8 @@ TEST(GoldenReplay, NegativeControlsFailOnTheHardwareTraces) {
   const std::pair<const char*, WrongModel> controls[] = {
       {"tma_swizzle", WrongModel::SwizzleOfAnotherMode},   {"ldmatrix_stmatrix", WrongModel::TransposeFlipped},
       {"mbarrier", WrongModel::ParityInverted},             {"banks_ncu", WrongModel::OldPhaseRule},
-      {"banks_timing", WrongModel::OldPhaseRule},           {"wgmma_desc", WrongModel::DescriptorSwizzleOfAnotherMode}};
+      {"banks_timing", WrongModel::OldPhaseRule},           {"wgmma_desc", WrongModel::DescriptorSwizzleOfAnotherMode},
+      {"cluster_residency", WrongModel::ClusterSlotsOfOneSizeSmaller}};
   int checked = 0;
   for (const auto& [probe, variant] : controls) {
     const auto path = dir / (std::string(probe) + ".json");
