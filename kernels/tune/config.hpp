@@ -80,10 +80,11 @@ struct KernelConfig {
 
 // Clusters of c that fit on sm_count SMs at one CTA per SM (at least 1): the slots
 // a wave of work tiles fills. Exact on the H200 for the compiled cluster sizes, 1 and 2
-// (132 and 66: cudaOccupancyMaxActiveClusters and a co-residency probe agree). Clusters
-// of 4 and 8 reach only 120 of its 132 SMs (30 and 15 clusters), which this count would
-// overstate (bench/results/2026-12-01-h200-v7, call 3); the launcher asks the occupancy
-// API, so only the host-side wave estimates would be off.
+// (132 and 66: cudaOccupancyMaxActiveClusters and the clusters that ran at once agree,
+// traces/hw/cluster_residency.json, held by the golden replay). Clusters of 4 and 8
+// reach only 120 of its 132 SMs (30 and 15 clusters), which this count would
+// overstate; the launcher asks the occupancy API, so only the host-side wave
+// estimates of such an instance would be off, and the replay fails if one is compiled.
 inline int64_t cluster_slots(const KernelConfig& c, int sm_count) {
   return std::max<int64_t>(1, sm_count / c.cluster_size());
 }
