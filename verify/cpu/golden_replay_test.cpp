@@ -53,7 +53,7 @@ enum class WrongModel {
   ParityInverted,
   OldPhaseRule,
   DescriptorSwizzleOfAnotherMode,
-  ClusterSlotsOfOneSizeSmaller,
+  ClusterSlotsOfHalfTheSize,
 };
 WrongModel g_wrong_model = WrongModel::None;
 
@@ -445,12 +445,10 @@ void replay_cluster_residency_case(const GoldenTrace& t, const GoldenCase& c, Re
   if (late_one_more < size)
     report.disagreements.push_back(c.name + ": " + std::to_string(api + 1) +
                                    " clusters all started at once (the API's count understates)");
-  gemmscope::tune::KernelConfig config;
-  config.cluster_m = size >= 2 ? 2 : 1;
-  config.cluster_n = static_cast<int>(size / config.cluster_m);
-  const int model_size = g_wrong_model == WrongModel::ClusterSlotsOfOneSizeSmaller ? std::max<int64_t>(1, size / 2)
-                                                                                   : size;
-  if (model_size != size) config.cluster_m = 1, config.cluster_n = model_size;
+  gemmscope::tune::KernelConfig config;  // cluster_slots reads only the cluster's size
+  config.cluster_m = 1;
+  config.cluster_n = static_cast<int>(
+      g_wrong_model == WrongModel::ClusterSlotsOfHalfTheSize ? std::max<int64_t>(1, size / 2) : size);
   const int64_t slots = gemmscope::tune::cluster_slots(config, t.gpu.sm_count);
   bool compiled = false;
   for (const auto& k : gemmscope::tune::compiled_instances()) compiled = compiled || k.cluster_size() == size;
@@ -906,7 +904,7 @@ TEST(GoldenReplay, NegativeControlsFailOnTheHardwareTraces) {
       {"tma_swizzle", WrongModel::SwizzleOfAnotherMode},   {"ldmatrix_stmatrix", WrongModel::TransposeFlipped},
       {"mbarrier", WrongModel::ParityInverted},             {"banks_ncu", WrongModel::OldPhaseRule},
       {"banks_timing", WrongModel::OldPhaseRule},           {"wgmma_desc", WrongModel::DescriptorSwizzleOfAnotherMode},
-      {"cluster_residency", WrongModel::ClusterSlotsOfOneSizeSmaller}};
+      {"cluster_residency", WrongModel::ClusterSlotsOfHalfTheSize}};
   int checked = 0;
   for (const auto& [probe, variant] : controls) {
     const auto path = dir / (std::string(probe) + ".json");
