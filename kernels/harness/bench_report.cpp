@@ -58,14 +58,14 @@ std::vector<BenchSummary> BenchReport::summary() const {
 std::string BenchReport::to_csv() const {
   std::ostringstream os;
   os << "kernel,m,n,k,median_ms,min_ms,max_ms,spread_pct,tflops,ratio_to_cublas,buffer_sets,gpu,driver,cuda_runtime,"
-        "sm_clock_before_mhz,sm_clock_after_mhz,commit,date,label,detail,note\n";
+        "sm_clock_before_mhz,sm_clock_after_mhz,commit,date,label,detail,note,l2_before_batch\n";
   for (const auto& r : rows)
     os << quoted(r.kernel) << ',' << r.shape.m << ',' << r.shape.n << ',' << r.shape.k << ',' << r.median_ms << ','
        << r.min_ms << ',' << r.max_ms << ',' << r.spread_pct << ',' << r.tflops << ',' << r.ratio_to_cublas << ','
        << r.buffer_sets << ',' << quoted(env.gpu) << ',' << quoted(env.driver) << ',' << quoted(env.cuda_runtime)
        << ',' << quoted(env.sm_clock_before_mhz) << ',' << quoted(env.sm_clock_after_mhz) << ','
        << quoted(env.commit) << ',' << quoted(env.date) << ',' << quoted(r.label) << ',' << quoted(r.detail) << ','
-       << quoted(r.note) << '\n';
+       << quoted(r.note) << ',' << quoted(env.l2_before_batch) << '\n';
   return os.str();
 }
 
@@ -80,7 +80,8 @@ std::string BenchReport::to_json() const {
                                     {"sm_clock_before_mhz", env.sm_clock_before_mhz},
                                     {"sm_clock_after_mhz", env.sm_clock_after_mhz},
                                     {"commit", env.commit},
-                                    {"date", env.date}};
+                                    {"date", env.date},
+                                    {"l2_before_batch", env.l2_before_batch}};
   std::string out = "{\n  \"schema_version\": 1,\n  \"environment\": " + dump(environment) + ",\n  \"rows\": [\n";
   for (size_t i = 0; i < rows.size(); ++i) {
     const BenchRow& r = rows[i];

@@ -30,6 +30,9 @@ struct BenchSummary {
 };
 struct BenchEnvironment {
   std::string gpu, driver, cuda_runtime, sm_clock_before_mhz, sm_clock_after_mhz, commit, date;
+  // What each timed batch found in L2: "as left" by the kernel timed before it, or
+  // "cleaned" (bench --clean-l2: a read of twice L2 evicts the dirty lines first).
+  std::string l2_before_batch = "as left";
   int sm_count = 0;
   int64_t l2_bytes = 0;
 };

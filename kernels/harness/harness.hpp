@@ -79,8 +79,14 @@ struct BenchOptions {
   int repeats = 30;
   uint64_t seed = 1;
   bool progress = true;
+  // Evict L2's dirty lines before each timed batch (clean_l2), so no kernel pays for
+  // the write-backs of the one timed before it (a split-K or stream-K workspace, C).
+  bool clean_l2 = false;
 };
 BenchReport run_bench(const BenchOptions& options);
+// Reads a scratch buffer of twice `l2_bytes` on the stream: L2 then holds clean lines
+// only, and the write-backs of the dirty ones happen here, not in the next kernel.
+void clean_l2(cudaStream_t stream, int64_t l2_bytes);
 // Occupies the GPU for `microseconds` (one tiny block spinning on %globaltimer):
 // queued before a timed batch so that host launch overhead is not timed.
 void spin_gpu(cudaStream_t stream, double microseconds);

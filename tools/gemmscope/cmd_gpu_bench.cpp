@@ -16,7 +16,7 @@ struct BenchArgs {
   std::string shapes = "4096x4096x4096,8192x8192x8192";
   int warmup = 5, repeats = 30;
   std::string csv, json, cache;
-  bool quiet = false;
+  bool quiet = false, clean_l2 = false;
 };
 
 std::vector<std::string> split(const std::string& s) {
@@ -45,6 +45,9 @@ const gemmscope::cli::Registration reg{"bench", [](CLI::App& app) {
   cmd->add_option("--csv", args->csv, "write the rows as CSV to this file");
   cmd->add_option("--json", args->json, "write the report as JSON to this file");
   cmd->add_flag("--quiet", args->quiet, "no progress line");
+  cmd->add_flag("--clean-l2", args->clean_l2,
+                "before each timed batch, read twice L2 so that no kernel pays for the write-backs of the one "
+                "timed before it (recorded as l2_before_batch)");
   cmd->callback([args] {
     gemmscope::harness::BenchOptions opt;
     opt.kernels = split(args->kernels);
@@ -81,6 +84,7 @@ const gemmscope::cli::Registration reg{"bench", [](CLI::App& app) {
     opt.warmup = args->warmup;
     opt.repeats = args->repeats;
     opt.progress = !args->quiet;
+    opt.clean_l2 = args->clean_l2;
     const auto report = gemmscope::harness::run_bench(opt);
     std::printf("# %s, %d SMs, driver %s, CUDA runtime %s, SM clock %s -> %s MHz, commit %s, %s\n",
                 report.env.gpu.c_str(), report.env.sm_count, report.env.driver.c_str(),

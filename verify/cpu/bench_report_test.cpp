@@ -42,6 +42,7 @@ BenchReport sample() {
   rep.env.date = "2026-11-30T02:00:00Z";
   rep.env.sm_count = 132;
   rep.env.l2_bytes = 52428800;
+  rep.env.l2_before_batch = "cleaned";
   rep.rows.push_back(row("cublas", {512, 4096, 4096}, 0.0274, 1.0, "llama3-8b/o"));
   rep.rows.push_back(row("auto", {512, 4096, 4096}, 0.0548, 0.5, "llama3-8b/o"));
   rep.rows.push_back(row("auto", {128, 64, 64}, 0.001, 2.0, "a, \"quoted\" label\twith a tab"));
@@ -61,6 +62,8 @@ TEST(BenchReport, JsonParsesAndKeepsEveryField) {
   EXPECT_EQ(j["environment"]["gpu"], "NVIDIA \"H200\" \\ test");
   EXPECT_EQ(j["environment"]["sm_count"], 132);
   EXPECT_EQ(j["environment"]["l2_bytes"], 52428800);
+  EXPECT_EQ(j["environment"]["l2_before_batch"], "cleaned");
+  EXPECT_EQ(nlohmann::json::parse(BenchReport{}.to_json())["environment"]["l2_before_batch"], "as left");
   ASSERT_EQ(j["rows"].size(), 4u);
   EXPECT_EQ(j["rows"][1]["kernel"], "auto");
   EXPECT_EQ(j["rows"][1]["m"], 512);
@@ -127,7 +130,7 @@ TEST(BenchReport, CsvReadsBackFieldByField) {
   const auto rows = read_csv(rep.to_csv());
   ASSERT_EQ(rows.size(), 5u);
   const auto& header = rows[0];
-  ASSERT_EQ(header.size(), 21u);
+  ASSERT_EQ(header.size(), 22u);
   for (size_t r = 1; r < rows.size(); ++r) ASSERT_EQ(rows[r].size(), header.size()) << "row " << r;
   auto col = [&](const char* name) {
     for (size_t i = 0; i < header.size(); ++i)
@@ -138,6 +141,7 @@ TEST(BenchReport, CsvReadsBackFieldByField) {
   EXPECT_EQ(rows[3][col("label")], "a, \"quoted\" label\twith a tab");
   EXPECT_EQ(rows[3][col("detail")], rep.rows[2].detail);
   EXPECT_EQ(rows[3][col("m")], "128");
+  EXPECT_EQ(rows[3][col("l2_before_batch")], "cleaned");
   EXPECT_EQ(rows[1][col("gpu")], "NVIDIA \"H200\" \\ test");
   EXPECT_EQ(rows[4][col("note")], "line one\nline two");
   EXPECT_EQ(rows[2][col("kernel")], "auto");
