@@ -87,7 +87,11 @@ std::string current_sm_clock_mhz() { return sm_clock_mhz(); }
 BenchReport run_bench(const BenchOptions& opt) {
   BenchReport report;
   report.env = collect_environment();
-  if (opt.clean_l2) report.env.l2_before_batch = "cleaned";
+  std::unique_ptr<L2Cleaner> cleaner;
+  if (opt.clean_l2) {
+    cleaner = std::make_unique<L2Cleaner>(report.env.l2_bytes);
+    report.env.l2_before_batch = "cleaned";
+  }
 
   Cublas cublas;
   cudaStream_t stream;
@@ -182,7 +186,7 @@ BenchReport run_bench(const BenchOptions& opt) {
         if (rep < opt.warmup && e.slow_warm) continue;
         try {
           // The host queues the batch while the GPU spins: the events time the GPU only.
-          if (opt.clean_l2) clean_l2(stream, report.env.l2_bytes);
+          if (cleaner) cleaner->run(stream);
           spin_gpu(stream, kSpinBeforeBatchUs);
           for (int i = 0; i < kBackToBack; ++i) {
             const BufferSet& bset = bufs[slot];

@@ -79,14 +79,27 @@ struct BenchOptions {
   int repeats = 30;
   uint64_t seed = 1;
   bool progress = true;
-  // Evict L2's dirty lines before each timed batch (clean_l2), so no kernel pays for
+  // Evict L2's dirty lines before each timed batch (L2Cleaner), so no kernel pays for
   // the write-backs of the one timed before it (a split-K or stream-K workspace, C).
   bool clean_l2 = false;
 };
 BenchReport run_bench(const BenchOptions& options);
-// Reads a scratch buffer of twice `l2_bytes` on the stream: L2 then holds clean lines
-// only, and the write-backs of the dirty ones happen here, not in the next kernel.
-void clean_l2(cudaStream_t stream, int64_t l2_bytes);
+// A zeroed scratch buffer of twice `l2_bytes`; run() reads it on the stream, so L2
+// then holds clean lines only and the write-backs of the dirty ones happen there, not
+// in the next kernel.
+class L2Cleaner {
+ public:
+  explicit L2Cleaner(int64_t l2_bytes);
+  ~L2Cleaner();
+  L2Cleaner(const L2Cleaner&) = delete;
+  L2Cleaner& operator=(const L2Cleaner&) = delete;
+  void run(cudaStream_t stream) const;
+
+ private:
+  void* data_ = nullptr;      // 2 x l2_bytes, zeros
+  uint32_t* sink_ = nullptr;  // never written (the loads must stay)
+  size_t bytes_ = 0;
+};
 // Occupies the GPU for `microseconds` (one tiny block spinning on %globaltimer):
 // queued before a timed batch so that host launch overhead is not timed.
 void spin_gpu(cudaStream_t stream, double microseconds);

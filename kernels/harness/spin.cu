@@ -3,8 +3,6 @@
 // and launches, so the events measure GPU time, not the host's launch overhead.
 // This is nvbench's "blocking kernel" idea done with a timed spin.
 #include <cstdint>
-#include <map>
-#include <mutex>
 
 #include "harness/harness.hpp"
 
@@ -29,29 +27,20 @@ __global__ void read_all(const uint4* data, size_t count, uint32_t never, uint32
 }
 }  // namespace
 
-void clean_l2(cudaStream_t stream, int64_t l2_bytes) {
-  // One zeroed scratch buffer of twice L2 per device, kept for the process.
-  static std::mutex mutex;
-  static std::map<int, std::pair<uint4*, uint32_t*>> scratch;
-  int device = 0;
-  check_cuda(cudaGetDevice(&device), "clean_l2 device");
-  const size_t count = 2 * static_cast<size_t>(l2_bytes) / sizeof(uint4);
-  std::pair<uint4*, uint32_t*> buf;
-  {
-    const std::lock_guard<std::mutex> lock(mutex);
-    auto it = scratch.find(device);
-    if (it == scratch.end()) {
-      uint4* data = nullptr;
-      uint32_t* sink = nullptr;
-      check_cuda(cudaMalloc(&data, count * sizeof(uint4)), "clean_l2 scratch");
-      check_cuda(cudaMemset(data, 0, count * sizeof(uint4)), "clean_l2 scratch zero");
-      check_cuda(cudaMalloc(&sink, sizeof(uint32_t)), "clean_l2 sink");
-      it = scratch.emplace(device, std::make_pair(data, sink)).first;
-    }
-    buf = it->second;
-  }
-  read_all<<<1024, 256, 0, stream>>>(buf.first, count, 1u, buf.second);
-  check_cuda(cudaGetLastError(), "clean_l2 kernel launch");
+L2Cleaner::L2Cleaner(int64_t l2_bytes) : bytes_(2 * static_cast<size_t>(l2_bytes) / sizeof(uint4) * sizeof(uint4)) {
+  check_cuda(cudaMalloc(&data_, bytes_), "L2 cleaner scratch");
+  check_cuda(cudaMemset(data_, 0, bytes_), "L2 cleaner scratch zero");
+  check_cuda(cudaMalloc(&sink_, sizeof(uint32_t)), "L2 cleaner sink");
+}
+
+L2Cleaner::~L2Cleaner() {
+  cudaFree(data_);  // an error here was reported by the call that caused it
+  cudaFree(sink_);
+}
+
+void L2Cleaner::run(cudaStream_t stream) const {
+  read_all<<<1024, 256, 0, stream>>>(static_cast<const uint4*>(data_), bytes_ / sizeof(uint4), 1u, sink_);
+  check_cuda(cudaGetLastError(), "L2 cleaner launch");
 }
 
 void spin_gpu(cudaStream_t stream, double microseconds) {

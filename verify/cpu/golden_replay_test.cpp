@@ -450,8 +450,9 @@ void replay_cluster_residency_case(const GoldenTrace& t, const GoldenCase& c, Re
   config.cluster_n = static_cast<int>(
       g_wrong_model == WrongModel::ClusterSlotsOfHalfTheSize ? std::max<int64_t>(1, size / 2) : size);
   const int64_t slots = gemmscope::tune::cluster_slots(config, t.gpu.sm_count);
-  bool compiled = false;
-  for (const auto& k : gemmscope::tune::compiled_instances()) compiled = compiled || k.cluster_size() == size;
+  const auto& instances = gemmscope::tune::compiled_instances();
+  const bool compiled =
+      std::any_of(instances.begin(), instances.end(), [&](const auto& k) { return k.cluster_size() == size; });
   const std::string counts = "tune::cluster_slots " + std::to_string(slots) + ", the hardware " + std::to_string(api);
   if (compiled ? slots != api : slots < api)
     report.disagreements.push_back(c.name + ": clusters of " + std::to_string(size) +
