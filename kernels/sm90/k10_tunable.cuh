@@ -37,6 +37,8 @@
 // unit may span many laps of the ring (verify/cpu/sim_sm90_test.cpp, SimSm90PingPong).
 #include <cuda.h>
 
+#include <cuda/atomic>
+
 #include <algorithm>
 #include <atomic>
 #include <utility>
@@ -406,20 +408,25 @@ __global__ void __launch_bounds__(128 * (1 + BM / 64), 1)
         for (int h = 0; h < kHalves; ++h)
 #pragma unroll
           for (int i = 0; i < kRegs; ++i) __stcg(mine + (h * kRegs + i) * 128, acc[h][i]);
-        __threadfence();
+        // The warpgroup's partial is written (ordered before thread 0 by the barrier);
+        // thread 0's count releases it to the other pieces and, for the last piece,
+        // acquires theirs; the second barrier orders every thread's reads after that.
+        // One fence-carrying atomic per warpgroup instead of a fence.sc.gpu per thread
+        // (CUTLASS's generic barrier does the same: bar.sync, then one red.release).
         named_barrier_sync(1 + consumer, 128);
         // One arrival counter per CTA and cooperative warpgroup (a ping-pong tile's
         // pieces, whichever warpgroup ran them, count into the first).
         uint32_t* arrivals =
             prob.arrivals + (static_cast<int64_t>(w.fix) * kClusterSize + rank) * kConsumers + row_base / 64;
         if (t == 0) {
-          const bool last = atomicAdd(arrivals, 1u) == w.parts - 1;
-          if (last) *arrivals = 0;  // every piece has counted in: zero for the next launch
+          cuda::atomic_ref<uint32_t, cuda::thread_scope_device> count(*arrivals);
+          const bool last = count.fetch_add(1u, cuda::memory_order_acq_rel) == w.parts - 1;
+          if (last) count.store(0u, cuda::memory_order_relaxed);  // every piece is in: zero for the next launch
           s.last_split[consumer] = last;
         }
         named_barrier_sync(1 + consumer, 128);
         if (!s.last_split[consumer]) continue;
-        __threadfence();
+        // The partials are read through L2 (__ldcg), where the other pieces wrote them.
 #pragma unroll
         for (int h = 0; h < kHalves; ++h)
 #pragma unroll
