@@ -60,7 +60,12 @@ namespace gemmscope::tune {
 //    the cooperative loop testing the next stage's barrier before the wgmma wait, as
 //    ping-pong does, moved the 48-shape geomean by -0.1% to -0.2% (old and new
 //    binaries alternated through the same configurations), within the runs' spread.
-inline constexpr int kKernelVersion = 6;
+// 7: a cut tile's pieces count in with one acq_rel atomic per warpgroup after the
+//    epilogue barrier, not a __threadfence() in every thread (stream-K +1.5% and
+//    split-K 2 +2.7% at decode in bench/results/2026-12-01-h200-v7, call 9); the
+//    64x88x128 instance (124 CTAs at 128x5376x4096). Every instance with a cut-tile
+//    epilogue changed, so the cache was re-tuned in full.
+inline constexpr int kKernelVersion = 7;
 
 enum class Schedule { Static, Dynamic };
 
