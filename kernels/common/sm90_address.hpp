@@ -84,14 +84,14 @@ GEMMSCOPE_HD constexpr uint32_t sw32_offset(uint32_t row, uint32_t col_elems) {
 
 // k10's TMA store box width for a tile of bn columns: the widest of 64 columns
 // (128-byte rows, sw128_offset), 32 (64-byte rows, sw64_offset) and 16 (32-byte
-// rows, sw32_offset) that divides bn; for a bn that is not a multiple of 16 (168,
-// 88), the widest of 88, 72, 56, 40, 24 and 8 that divides it: unswizzled rows of an
-// odd number of 16-byte chunks (plain_offset; 168 -> 56, 88 -> 88).
+// rows, sw32_offset) that divides bn; for a bn that is not a multiple of 16 (168),
+// the widest of 56, 40, 24 and 8 that divides it: unswizzled rows of an odd number
+// of 16-byte chunks (plain_offset).
 GEMMSCOPE_HD constexpr int store_box_cols(int bn) {
   if (bn % 64 == 0) return 64;
   if (bn % 32 == 0) return 32;
   if (bn % 16 == 0) return 16;
-  for (int cols = 88; cols > 8; cols -= 16)
+  for (int cols = 56; cols > 8; cols -= 16)
     if (bn % cols == 0) return cols;
   return 8;
 }
@@ -104,7 +104,7 @@ GEMMSCOPE_HD constexpr int box_block_register(int box, int box_cols, int block) 
 }
 
 // Epilogue staging tile of box_cols-column rows without a swizzle (store_box_cols
-// of a bn that is not a multiple of 16: 56 for k10's BN = 168, 88 for 88), rows packed. A row
+// of a bn that is not a multiple of 16: 56 for k10's BN = 168), rows packed. A row
 // is box_cols / 8 16-byte chunks, an odd number, so the 8 consecutive rows of one
 // stmatrix matrix start in 8 different 16-byte quarters of the 128-byte bank line:
 // conflict-free without a swizzle.

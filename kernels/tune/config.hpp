@@ -62,9 +62,11 @@ namespace gemmscope::tune {
 //    binaries alternated through the same configurations), within the runs' spread.
 // 7: a cut tile's pieces count in with one acq_rel atomic per warpgroup after the
 //    epilogue barrier, not a __threadfence() in every thread (stream-K +1.5% and
-//    split-K 2 +2.7% at decode in bench/results/2026-12-01-h200-v7, call 9); the
-//    64x88x128 instance (124 CTAs at 128x5376x4096). Every instance with a cut-tile
-//    epilogue changed, so the cache was re-tuned in full.
+//    split-K 2 +2.7% at decode in bench/results/2026-12-01-h200-v7, call 9). Every
+//    instance's cut-tile epilogue changed, so the cache was re-tuned in full
+//    (bench/results/2026-12-01-h200-v7-tile-88). A 64x88x128 instance was tuned with
+//    it, won no shape and is not compiled; the other instances' PTX does not depend
+//    on which rows are compiled.
 inline constexpr int kKernelVersion = 7;
 
 enum class Schedule { Static, Dynamic };

@@ -20,11 +20,12 @@
 //            with no ragged column (5376 = 32 x 168), cuBLAS's tile at that
 //            shape; in 2x1 clusters each CTA loads 84 of B's rows, a slice that
 //            starts mid-atom (bench/results/2026-11-30-h200-decode-stages, calls
-//            10-11: without B multicast, 1x1 and 1x2, it won no shape). 88 (one
-//            88-column unswizzled store box, 44-row B slices in 2x1) fills 124 of
-//            the 132 SMs at 128x5376x4096, where 64 x 96 fills 112: at M = 128 each
-//            CTA streams its (64 + BN) x K slice, so more, narrower CTAs share the
-//            stream (version 7)
+//            10-11: without B multicast, 1x1 and 1x2, it won no shape). 64x88x128
+//            s5 in 2x1 (one 88-column unswizzled store box, 44-row B slices) fills
+//            124 of the 132 SMs at 128x5376x4096, where 64 x 96 fills 112; it ran
+//            level with 64 x 96 there (18.46 against 18.30-18.62 us), so the decode
+//            GEMM is not bound by each SM's share of the stream, and won no shape in
+//            the version-7 tune: not compiled (bench/results/2026-12-01-h200-v7-tile-88)
 //   STAGES   depth of the TMA -> wgmma ring (as many as fit in 227 KiB next to
 //            the epilogue's staging buffers). A stage fewer for a staging buffer
 //            per box (the batched epilogue) lost: 128x256 s3, 128x224 s3 and
@@ -87,5 +88,4 @@
   X(64, 96, 128, 5, 2, 1, 0, 0)  \
   X(64, 128, 128, 4, 2, 1, 0, 0) \
   X(64, 64, 128, 6, 2, 1, 0, 0)  \
-  X(128, 168, 64, 5, 2, 1, 0, 0) \
-  X(64, 88, 128, 5, 2, 1, 0, 0)
+  X(128, 168, 64, 5, 2, 1, 0, 0)

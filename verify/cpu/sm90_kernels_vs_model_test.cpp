@@ -217,7 +217,7 @@ TEST(Sm90KernelsVsModel, EpilogueStmatrixIsConflictFreeInEveryBoxWidth) {
 
 // The box width the kernel and the launcher share: whole boxes for every BN an
 // instance may have (a multiple of 8 up to 256), and the widest box that fits:
-// 64, 32 or 16 columns (swizzled), else the widest of 88, 72, 56, 40, 24 and 8 (unswizzled
+// 64, 32 or 16 columns (swizzled), else the widest of 56, 40, 24 and 8 (unswizzled
 // rows of an odd number of 16-byte chunks).
 TEST(Sm90KernelsVsModel, StoreBoxColumnsTileEveryWidth) {
   for (int bn = 8; bn <= 256; bn += 8) {
@@ -228,17 +228,16 @@ TEST(Sm90KernelsVsModel, StoreBoxColumnsTileEveryWidth) {
     EXPECT_EQ(cols == 16, bn % 32 != 0 && bn % 16 == 0) << bn;
     if (bn % 16 != 0) {
       EXPECT_EQ(cols / 8 % 2, 1) << bn;
-      for (int wider = cols + 16; wider <= 88; wider += 16) EXPECT_NE(bn % wider, 0) << bn << " fits " << wider;
+      for (int wider = cols + 16; wider <= 56; wider += 16) EXPECT_NE(bn % wider, 0) << bn << " fits " << wider;
     }
   }
   EXPECT_EQ(ks::store_box_cols(168), 56);
-  EXPECT_EQ(ks::store_box_cols(88), 88);  // 11 chunks: one box per 64 rows
 }
 
 // k10's unswizzled staging boxes (BN = 168: 56 columns): plain_offset is the
 // unswizzled store box's map.
 TEST(Sm90KernelsVsModel, EpilogueStagingPlainColumnsMatchesTmaStoreBox) {
-  for (const uint32_t cols : {8u, 24u, 40u, 56u, 72u, 88u}) {
+  for (const uint32_t cols : {8u, 24u, 40u, 56u}) {
     const gm::TmaBox box{kTileRows, cols, 2, gm::SwizzleMode::None, 0};
     box.validate();
     for (uint32_t r = 0; r < kTileRows; ++r)
@@ -282,7 +281,7 @@ TEST(Sm90KernelsVsModel, EpilogueStmatrixIsConflictFreeInPlainBoxes) {
     }
     return out;
   };
-  for (const uint32_t cols : {8u, 24u, 40u, 56u, 72u, 88u}) {
+  for (const uint32_t cols : {8u, 24u, 40u, 56u}) {
     const gm::SequenceCost cost = gm::analyze(stores(cols));
     const int matrices = 4 * static_cast<int>(cols / 8) * 2;  // per warp: 2 per 8-column block
     EXPECT_EQ(cost.ideal, matrices) << cols;
@@ -293,55 +292,53 @@ TEST(Sm90KernelsVsModel, EpilogueStmatrixIsConflictFreeInPlainBoxes) {
   EXPECT_EQ(control.wavefronts, 8 * control.ideal);
 }
 
-// k10's unswizzled epilogue for BN = 168 (three 56-column boxes) and BN = 88 (one
-// 88-column box): the x4 of blocks 2p, 2p+1 of box b carries registers
-// box_block_register(b, cols, 2p) + 2q + h, the x2 of the last block
-// box_block_register(b, cols, blocks - 1) + 2q + h. Where stmatrix puts them
+// k10's unswizzled epilogue for BN = 168 (three 56-column boxes): the x4 of blocks
+// 2p, 2p+1 of box b carries registers box_block_register(b, 56, 2p) + 2q + h, the
+// x2 of block 6 box_block_register(b, 56, 6) + 2q + h. Where stmatrix puts them
 // (model: fragment map and address-provider threads) must be where the wgmma
-// fragment map says they belong: every accumulator of a 64 x BN tile once.
+// fragment map says they belong: every accumulator of a 64 x 168 tile once.
 TEST(Sm90KernelsVsModel, PlainBoxEpiloguePlacesEveryAccumulator) {
-  for (const uint32_t kN : {168u, 88u}) {
-    const uint32_t cols = static_cast<uint32_t>(ks::store_box_cols(kN)), blocks = cols / 8;
-    std::vector<int> written(kWgmmaM * kN, 0);
-    auto place = [&](uint32_t warp, uint32_t lane, uint32_t box, uint32_t count, uint32_t first_block,
-                     const std::function<ks::StmatrixRow(uint32_t)>& row_of) {
-      for (uint32_t q = 0; q < count; ++q)
-        for (uint32_t h = 0; h < 2; ++h) {
-          const auto e = gm::ldmatrix_element(count, false, lane, q, h);
-          const uint32_t provider = gm::ldmatrix_row_address_thread(count, e.matrix, e.row);
-          const ks::StmatrixRow at = row_of(provider);
-          const int reg = ks::box_block_register(static_cast<int>(box), static_cast<int>(cols),
-                                                 static_cast<int>(first_block)) + static_cast<int>(2 * q + h);
-          const auto want = gm::wgmma_accumulator_cell(kN, warp * 32 + lane, static_cast<uint32_t>(reg));
-          ASSERT_EQ(at.row, want.row) << "warp " << warp << " lane " << lane << " box " << box << " reg " << reg;
-          ASSERT_EQ(box * cols + at.col + e.col, want.col) << "warp " << warp << " lane " << lane << " reg " << reg;
-          ++written[want.row * kN + want.col];
-        }
-    };
-    for (uint32_t warp = 0; warp < 4; ++warp)
-      for (uint32_t box = 0; box < kN / cols; ++box)
-        for (uint32_t lane = 0; lane < 32; ++lane) {
-          for (uint32_t pair = 0; pair < blocks / 2; ++pair)
-            place(warp, lane, box, 4, 2 * pair, [&](uint32_t l) { return ks::stmatrix_x4_row(warp, l, pair); });
-          place(warp, lane, box, 2, blocks - 1, [&](uint32_t l) {
-            ks::StmatrixRow at = ks::stmatrix_x2_row(warp, l);
-            at.col += 8 * (blocks - 1);
-            return at;
-          });
-        }
-    for (int w : written) ASSERT_EQ(w, 1);
-  }
+  constexpr uint32_t kN = 168;
+  const uint32_t cols = static_cast<uint32_t>(ks::store_box_cols(kN)), blocks = cols / 8;
+  std::vector<int> written(kWgmmaM * kN, 0);
+  auto place = [&](uint32_t warp, uint32_t lane, uint32_t box, uint32_t count, uint32_t first_block,
+                   const std::function<ks::StmatrixRow(uint32_t)>& row_of) {
+    for (uint32_t q = 0; q < count; ++q)
+      for (uint32_t h = 0; h < 2; ++h) {
+        const auto e = gm::ldmatrix_element(count, false, lane, q, h);
+        const uint32_t provider = gm::ldmatrix_row_address_thread(count, e.matrix, e.row);
+        const ks::StmatrixRow at = row_of(provider);
+        const int reg = ks::box_block_register(static_cast<int>(box), static_cast<int>(cols),
+                                               static_cast<int>(first_block)) + static_cast<int>(2 * q + h);
+        const auto want = gm::wgmma_accumulator_cell(kN, warp * 32 + lane, static_cast<uint32_t>(reg));
+        ASSERT_EQ(at.row, want.row) << "warp " << warp << " lane " << lane << " box " << box << " reg " << reg;
+        ASSERT_EQ(box * cols + at.col + e.col, want.col) << "warp " << warp << " lane " << lane << " reg " << reg;
+        ++written[want.row * kN + want.col];
+      }
+  };
+  for (uint32_t warp = 0; warp < 4; ++warp)
+    for (uint32_t box = 0; box < kN / cols; ++box)
+      for (uint32_t lane = 0; lane < 32; ++lane) {
+        for (uint32_t pair = 0; pair < blocks / 2; ++pair)
+          place(warp, lane, box, 4, 2 * pair, [&](uint32_t l) { return ks::stmatrix_x4_row(warp, l, pair); });
+        place(warp, lane, box, 2, blocks - 1, [&](uint32_t l) {
+          ks::StmatrixRow at = ks::stmatrix_x2_row(warp, l);
+          at.col += 8 * (blocks - 1);
+          return at;
+        });
+      }
+  for (int w : written) ASSERT_EQ(w, 1);
 }
 
 // k10's B slices in 2x1 clusters of 128 x 168 tiles: 84 rows each, the second
-// landing 84 x 128 bytes into the tile, inside an 8-row atom (64 x 88 tiles: 44). The 128B swizzle XORs
+// landing 84 x 128 bytes into the tile, inside an 8-row atom. The 128B swizzle XORs
 // absolute address bits (a box written 512 bytes past a 1024-byte boundary landed
 // as TmaBox::address says: traces/hw/tma_swizzle.json, swz128B_in128B_r16_off512),
 // so each slice's box puts its rows where one box of the whole tile would, and the
 // wgmma descriptor of the whole tile reads them.
 TEST(Sm90KernelsVsModel, MidAtomBSlicesLandAsTheWholeTile) {
   const ks::ClusterShape cluster{2, 1};
-  for (const uint32_t bn : {168u, 88u, 176u, 128u}) {
+  for (const uint32_t bn : {168u, 176u, 128u}) {
     const uint64_t tile = 7 * 1024;  // a 1024-byte aligned stage
     const gm::TmaBox whole{bn, 64, 2, gm::SwizzleMode::B128, tile};
     std::vector<int> seen(bn * 64, 0);

@@ -7,7 +7,7 @@ L=/tmp/logs; rm -rf $L; mkdir -p $L
 T0=$(date +%s)
 el() { echo "$1 rc=$2 at $(date +%T) ($(( $(date +%s) - T0 )) s)" >> $L/steps.log; }
 { nvidia-smi; nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,clocks.mem,temperature.gpu,power.draw --format=csv; echo commit $GEMMSCOPE_COMMIT; date -u; } > $L/env.log 2>&1
-TUNE_LIMIT=470 tools/gpu-batch tune; el tune 0
+TUNE_LIMIT=${TUNE_LIMIT:-470} tools/gpu-batch tune; el tune 0
 cat $OUT/summary.txt >> $L/steps.log
 n=$(python3 -c "import json;print(len(json.load(open('$OUT/tune-cache.json'))['entries']))"); echo "entries $n" >> $L/steps.log
 if [ "$n" = 48 ]; then
