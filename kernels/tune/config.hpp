@@ -56,11 +56,11 @@ namespace gemmscope::tune {
 //    one unit ahead, its first unit before the cluster barrier. Every instance's PTX
 //    changed since the version-5 cache was tuned (this and the exit barrier above),
 //    so the cache was re-tuned in full (bench/results/2026-12-01-h200-batched-coop).
-//    A version 7 was built and measured, and not kept (bench/results/2026-12-01-h200-v7):
+//    An earlier version 7 was built and measured, and not kept (bench/results/2026-12-01-h200-v7):
 //    the cooperative loop testing the next stage's barrier before the wgmma wait, as
 //    ping-pong does, moved the 48-shape geomean by -0.1% to -0.2% (old and new
 //    binaries alternated through the same configurations), within the runs' spread.
-// 7: a cut tile's pieces count in with one acq_rel atomic per warpgroup after the
+// 7 (landed): a cut tile's pieces count in with one acq_rel atomic per warpgroup after the
 //    epilogue barrier, not a __threadfence() in every thread (stream-K +1.5% and
 //    split-K 2 +2.7% at decode in bench/results/2026-12-01-h200-v7, call 9). Every
 //    instance's cut-tile epilogue changed, so the cache was re-tuned in full
