@@ -1,0 +1,76 @@
+#!/usr/bin/env bash
+# tools/gpu-pack's second build (GEMMSCOPE_AB_BUILD_DIR) and tools/gpu-batch's `ab` step,
+# without a GPU: both scripts run in a scratch repository whose build folders hold stub
+# `gemmscope` binaries that record their arguments and the commit they were given.
+# Checks: gpu-pack carries the second build with the commit of its own source tree and
+# refuses a folder with no binary (naming it); gpu-batch ab alternates old and new,
+# AB_REPS times, each bench with its own commit, the carried cache and its own CSV; with
+# no second build it says so and runs nothing.
+set -euo pipefail
+repo=$(cd "$(dirname "$0")/../.." && pwd)
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+fail() { echo "FAIL: $*" >&2; exit 1; }
+
+# A scratch repository holding the two scripts, at one commit ...
+root=$work/root
+mkdir -p "$root/tools" "$root/bench/shapes"
+cp "$repo/tools/gpu-pack" "$repo/tools/gpu-batch" "$root/tools/"
+echo "model,layer,m,n,k" >"$root/bench/shapes/llm_projections.csv"
+git -C "$root" init -q
+git -C "$root" -c user.name=t -c user.email=t@t add -A
+git -C "$root" -c user.name=t -c user.email=t@t commit -qm one
+old_commit=$(git -C "$root" rev-parse --short HEAD)
+# ... and a second source tree at another commit, for the second build.
+other=$work/other
+git clone -q "$root" "$other"
+git -C "$other" -c user.name=t -c user.email=t@t commit -q --allow-empty -m two
+new_commit=$(git -C "$other" rev-parse --short HEAD)
+
+stub() {  # build folder, source tree
+  mkdir -p "$1/bin" "$1/verify"
+  cat >"$1/bin/gemmscope" <<'STUB'
+#!/usr/bin/env bash
+csv=""; prev=""
+for a in "$@"; do [ "$prev" = --csv ] && csv=$a; prev=$a; done
+echo "commit=$GEMMSCOPE_COMMIT args=$*" >"$csv"
+echo "summary (ratio to cuBLAS over the shapes each kernel ran):"
+STUB
+  chmod +x "$1/bin/gemmscope"
+  echo "CMAKE_HOME_DIRECTORY:INTERNAL=$2" >"$1/CMakeCache.txt"
+}
+stub "$work/build-old" "$root"
+stub "$work/build-new" "$other"
+
+# gpu-pack refuses a second build folder without a binary, naming it.
+if msg=$(GEMMSCOPE_BUILD_DIR=$work/build-old GEMMSCOPE_AB_BUILD_DIR=$work/nothing "$root/tools/gpu-pack" 2>&1); then
+  fail "gpu-pack accepted a second build folder with no binary"
+fi
+grep -q "$work/nothing/bin/gemmscope is missing" <<<"$msg" || fail "gpu-pack's refusal does not name the folder: $msg"
+
+GEMMSCOPE_BUILD_DIR=$work/build-old GEMMSCOPE_AB_BUILD_DIR=$work/build-new "$root/tools/gpu-pack" >/dev/null
+[ "$(cat "$root/.carry/COMMIT")" = "$old_commit" ] || fail "carried commit $(cat "$root/.carry/COMMIT"), want $old_commit"
+[ "$(cat "$root/.carry/new/COMMIT")" = "$new_commit" ] || fail "second build's commit $(cat "$root/.carry/new/COMMIT"), want $new_commit"
+cmp -s "$work/build-new/bin/gemmscope" "$root/.carry/new/gemmscope" || fail "the second build's binary was not carried"
+echo '{}' >"$root/.carry/tune-cache.json"
+
+(cd "$root" && OUT=$work/out AB_REPS=2 AB_KERNELS=auto,cublas AB_SHAPES=128x5376x4096 tools/gpu-batch ab >/dev/null)
+for rep in 1 2; do
+  for who in old new; do
+    csv=$work/out/ab-$who-$rep.csv
+    [ -f "$csv" ] || fail "no $csv"
+    want=$old_commit; [ $who = new ] && want=$new_commit
+    grep -q "^commit=$want " "$csv" || fail "$csv: $(cat "$csv"), want commit $want"
+    grep -q -- "--kernels auto,cublas --shapes 128x5376x4096 --tune-cache $work/out/tune-cache.json" "$csv" ||
+      fail "$csv: arguments $(cat "$csv")"
+  done
+done
+order=$(grep -o "step ab-[a-z]*-[0-9]" "$work/out/summary.txt" | tr '\n' ' ')
+[ "$order" = "step ab-old-1 step ab-new-1 step ab-old-2 step ab-new-2 " ] || fail "order: $order"
+
+# Without a second build the step says so and runs nothing.
+rm -rf "$root/.carry/new" "$work/out"
+(cd "$root" && OUT=$work/out tools/gpu-batch ab >/dev/null)
+grep -q "step ab: no second build" "$work/out/summary.txt" || fail "no message without a second build"
+ls "$work/out"/ab-*.csv >/dev/null 2>&1 && fail "benches ran without a second build"
+echo "gpu_batch_ab_test: passed"
