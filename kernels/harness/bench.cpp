@@ -96,7 +96,7 @@ BenchReport run_bench(const BenchOptions& opt) {
   Cublas cublas;
   cudaStream_t stream;
   check_cuda(cudaStreamCreate(&stream), "stream");
-  cudaEvent_t ev[8];
+  cudaEvent_t ev[2 * kBatchLaunches];
   for (auto& e : ev) cudaEventCreate(&e);
 
   size_t shape_index = 0;
@@ -177,7 +177,6 @@ BenchReport run_bench(const BenchOptions& opt) {
     }
     int slot = 0;
     const int total = opt.warmup + opt.repeats;
-    constexpr int kBackToBack = 4;  // launches per kernel per round, queued without a host sync between them
     for (int rep = 0; rep < total; ++rep) {
       for (auto& e : entries) {  // interleaved: every kernel once per round
         if (!e.note.empty()) continue;
@@ -188,19 +187,19 @@ BenchReport run_bench(const BenchOptions& opt) {
           // The host queues the batch while the GPU spins: the events time the GPU only.
           if (cleaner) cleaner->run(stream);
           spin_gpu(stream, kSpinBeforeBatchUs);
-          for (int i = 0; i < kBackToBack; ++i) {
+          for (int i = 0; i < kBatchLaunches; ++i) {
             const BufferSet& bset = bufs[slot];
             slot = (slot + 1) % sets;
             check_cuda(cudaEventRecord(ev[2 * i], stream), "event");
             e.run({bset.a, bset.b, bset.c});
             check_cuda(cudaEventRecord(ev[2 * i + 1], stream), "event");
           }
-          check_cuda(cudaEventSynchronize(ev[2 * kBackToBack - 1]), ("running " + e.name).c_str());
+          check_cuda(cudaEventSynchronize(ev[2 * kBatchLaunches - 1]), ("running " + e.name).c_str());
         } catch (const std::exception& err) {
           e.note = err.what();
           continue;
         }
-        for (int i = 0; i < kBackToBack; ++i) {
+        for (int i = 0; i < kBatchLaunches; ++i) {
           float ms = 0;
           cudaEventElapsedTime(&ms, ev[2 * i], ev[2 * i + 1]);
           if (rep >= opt.warmup) e.times.push_back(ms);

@@ -104,6 +104,11 @@ class L2Cleaner {
 // queued before a timed batch so that host launch overhead is not timed.
 void spin_gpu(cudaStream_t stream, double microseconds);
 inline constexpr double kSpinBeforeBatchUs = 300;
+// Launches of one kernel queued back to back behind each spin, each between its own
+// pair of events: bench's rounds, and tune's refine round, so that the tune's pick
+// is timed as the bench will time it (tune's first round, over every candidate,
+// times 2 a round to keep a sweep short).
+inline constexpr int kBatchLaunches = 4;
 // GPU, SMs, L2, driver, runtime, SM clock now, commit, date.
 BenchEnvironment collect_environment();
 std::string current_sm_clock_mhz();

@@ -214,23 +214,24 @@ int tune_child(const tune::NamedShape& ns, const std::set<std::string>& excluded
     alive.push_back({c, name});
   }
 
-  // 2. Timing: every round runs cuBLAS and each surviving candidate twice, back to
-  // back, rotating through the buffer sets; median of the timed rounds' events.
-  cudaEvent_t ev[4];
+  // 2. Timing: every round runs cuBLAS and each surviving candidate in a batch of
+  // `launches` back to back (2 in the first round; kBatchLaunches, as bench, in the
+  // refine round), rotating through the buffer sets; median of the timed rounds' events.
+  cudaEvent_t ev[2 * kBatchLaunches];
   for (auto& e : ev) check_cuda(cudaEventCreate(&e), "event");
   std::vector<float> cublas_times;
   int slot = 0;
-  auto time_two = [&](auto&& run, std::vector<float>* sink) {
+  auto time_batch = [&](int launches, auto&& run, std::vector<float>* sink) {
     spin_gpu(stream, kSpinBeforeBatchUs);  // as bench: the events time the GPU, not the launches
-    for (int i = 0; i < 2; ++i) {
+    for (int i = 0; i < launches; ++i) {
       const Set& b = bufs[slot];
       slot = (slot + 1) % sets;
       check_cuda(cudaEventRecord(ev[2 * i], stream), "event");
       run(GemmOperands{b.a, b.b, b.c});
       check_cuda(cudaEventRecord(ev[2 * i + 1], stream), "event");
     }
-    check_cuda(cudaEventSynchronize(ev[3]), "timing");
-    for (int i = 0; i < 2 && sink; ++i) {
+    check_cuda(cudaEventSynchronize(ev[2 * launches - 1]), "timing");
+    for (int i = 0; i < launches && sink; ++i) {
       float ms = 0;
       check_cuda(cudaEventElapsedTime(&ms, ev[2 * i], ev[2 * i + 1]), "elapsed");
       sink->push_back(ms);
@@ -240,18 +241,19 @@ int tune_child(const tune::NamedShape& ns, const std::set<std::string>& excluded
   // them first; candidate which[j]'s times go to times[j]. A candidate that throws is
   // reported failed and dropped. False when the CUDA context is lost.
   std::vector<bool> dropped(alive.size(), false);
-  auto rounds = [&](const std::vector<size_t>& which, int untimed, int timed, std::vector<float>& cublas_sink,
-                    std::vector<std::vector<float>>& times) {
+  auto rounds = [&](const std::vector<size_t>& which, int launches, int untimed, int timed,
+                    std::vector<float>& cublas_sink, std::vector<std::vector<float>>& times) {
     times.assign(which.size(), {});
     for (int round = 0; round < untimed + timed; ++round) {
       const bool keep = round >= untimed;
-      time_two([&](const GemmOperands& o) { cublas.run(o, stream); }, keep ? &cublas_sink : nullptr);
+      time_batch(launches, [&](const GemmOperands& o) { cublas.run(o, stream); }, keep ? &cublas_sink : nullptr);
       for (size_t j = 0; j < which.size(); ++j) {
         const size_t i = which[j];
         if (dropped[i]) continue;
         say("run\t" + alive[i].name);
         try {
-          time_two([&](const GemmOperands& o) { sm90::k10::launch(alive[i].config, s, o, stream); },
+          time_batch(
+              launches, [&](const GemmOperands& o) { sm90::k10::launch(alive[i].config, s, o, stream); },
                    keep ? &times[j] : nullptr);
         } catch (const std::exception& e) {
           say("fail\t" + alive[i].name + "\t" + clean(e.what()));
@@ -265,7 +267,7 @@ int tune_child(const tune::NamedShape& ns, const std::set<std::string>& excluded
   std::vector<size_t> everyone(alive.size());
   for (size_t i = 0; i < alive.size(); ++i) everyone[i] = i;
   std::vector<std::vector<float>> times;
-  if (!rounds(everyone, opt.warmup, opt.repeats, cublas_times, times)) return 4;
+  if (!rounds(everyone, kFirstRoundLaunches, opt.warmup, opt.repeats, cublas_times, times)) return 4;
   say("cublas\t" + std::to_string(median_of(cublas_times)));
   std::vector<double> medians(alive.size(), std::numeric_limits<double>::infinity());
   for (size_t i = 0; i < alive.size(); ++i)
@@ -275,11 +277,11 @@ int tune_child(const tune::NamedShape& ns, const std::set<std::string>& excluded
     }
 
   // 3. Refine: the few fastest are timed again, with cuBLAS, on rounds of their own
-  // (one untimed), and the pick is made on these rounds alone.
+  // (one untimed) in bench's batches, and the pick is made on these rounds alone.
   const std::vector<size_t> picks = tune::refine_picks(medians, opt.refine, kRefineSpread);
   if (picks.empty()) return 0;
   std::vector<float> cublas_again;
-  if (!rounds(picks, 1, opt.refine_repeats, cublas_again, times)) return 4;
+  if (!rounds(picks, kBatchLaunches, 1, opt.refine_repeats, cublas_again, times)) return 4;
   say("cublas-refined\t" + std::to_string(median_of(cublas_again)));
   for (size_t j = 0; j < picks.size(); ++j)
     if (!dropped[picks[j]]) say("refined\t" + alive[picks[j]].name + "\t" + std::to_string(median_of(times[j])));

@@ -24,10 +24,11 @@ struct TuneOptions {
   std::vector<tune::NamedShape> shapes;
   std::string cache_path;              // read (if present), updated and rewritten after each shape
   std::vector<std::string> only;       // if non-empty: only these (tune::parse_selection_item forms)
-  int warmup = 2, repeats = 10;        // interleaved rounds per shape, 2 launches per candidate per round
+  int warmup = 2, repeats = 10;        // interleaved rounds per shape, kFirstRoundLaunches per candidate per round
   // Refine round: the `refine` fastest within kRefineSpread of the fastest are timed
-  // again for `refine_repeats` rounds of their own, and the pick is made on those
-  // (refine < 2: no refine round).
+  // again for `refine_repeats` rounds of their own, in bench's batches of
+  // kBatchLaunches (harness.hpp), and the pick is made on those (refine < 2: no
+  // refine round).
   int refine = 3, refine_repeats = 30;
   uint64_t seed = 1;
   bool progress = true;
@@ -39,6 +40,9 @@ struct TuneOptions {
 
 // The refine round's candidates: those within this fraction of the fastest.
 inline constexpr double kRefineSpread = 0.10;
+// Launches per candidate per round of the first round, which times every candidate
+// (fewer than bench's kBatchLaunches, to keep a sweep short).
+inline constexpr int kFirstRoundLaunches = 2;
 
 // No usable GPU (tune exits with status 3, as bench and check do).
 class NoGpuError : public std::runtime_error {

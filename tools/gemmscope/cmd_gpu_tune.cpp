@@ -4,6 +4,7 @@
 #include <cstdio>
 
 #include "command.hpp"
+#include "harness/harness.hpp"
 #include "harness/tune.hpp"
 #include "shapes_arg.hpp"
 #include "tune/cache.hpp"
@@ -34,7 +35,9 @@ const gemmscope::cli::Registration reg{"tune", [](CLI::App& app) {
                   "of its candidates); a shape already in the cache has its entry timed with them in the same run, "
                   "and the fastest of the run replaces it");
   cmd->add_option("--warmup", args->warmup, "untimed rounds per shape")->check(CLI::Range(0, 100))->capture_default_str();
-  cmd->add_option("--repeats", args->repeats, "timed rounds per shape (2 launches each)")
+  cmd->add_option("--repeats", args->repeats,
+                  "timed rounds per shape (" + std::to_string(gemmscope::harness::kFirstRoundLaunches) +
+                      " launches each)")
       ->check(CLI::Range(1, 1000))
       ->capture_default_str();
   cmd->add_option("--refine", args->refine,
@@ -43,7 +46,9 @@ const gemmscope::cli::Registration reg{"tune", [](CLI::App& app) {
                       "% of the fastest, on rounds of their own, and pick among them (0 or 1: no refine round)")
       ->check(CLI::Range(0, 64))
       ->capture_default_str();
-  cmd->add_option("--refine-repeats", args->refine_repeats, "timed rounds of the refine round")
+  cmd->add_option("--refine-repeats", args->refine_repeats,
+                  "timed rounds of the refine round (" + std::to_string(gemmscope::harness::kBatchLaunches) +
+                      " launches each, as bench)")
       ->check(CLI::Range(1, 1000))
       ->capture_default_str();
   cmd->add_flag("--quiet", args->quiet, "no progress bar");
