@@ -96,6 +96,22 @@ CUtensorMap tensor_map(const void* base, uint64_t rows, uint64_t cols, const mod
 
 tune::Shape to_tune(const GemmShape& s) { return {s.m, s.n, s.k}; }
 
+// EXPERIMENT (not for main): GEMMSCOPE_L2_EXP = off | b | ab | a picks the rule.
+struct L2Choice {
+  L2Priority a = L2Priority::Normal, b = L2Priority::Normal;
+};
+L2Choice l2_priorities(const tune::Decomposition& d) {
+  static const std::string mode = [] {
+    const char* e = std::getenv("GEMMSCOPE_L2_EXP");
+    return std::string(e ? e : "b");
+  }();
+  L2Choice c;
+  const bool once = d.units_m == 1;  // one cluster row of tiles: each B element is loaded once
+  if (once && (mode == "b" || mode == "ab")) c.b = L2Priority::EvictFirst;
+  if (once && (mode == "a" || mode == "ab")) c.a = L2Priority::EvictLast;
+  return c;
+}
+
 }  // namespace
 
 std::string can_implement(const tune::KernelConfig& c, const GemmShape& shape, const GemmOperands& ops) {
@@ -128,6 +144,9 @@ void launch(const tune::KernelConfig& c, const GemmShape& s, const GemmOperands&
   l.prob.k_blocks = static_cast<int>(d.k_blocks);
   l.prob.group = static_cast<uint32_t>(c.group);
   l.prob.splits = static_cast<uint32_t>(c.splits);
+  const L2Choice l2 = l2_priorities(d);
+  l.prob.l2_a = l2.a;
+  l.prob.l2_b = l2.b;
   int device = 0;
   check_cuda(cudaGetDevice(&device), "k10 device");
   l.stream = stream;

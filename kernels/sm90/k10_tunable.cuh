@@ -89,6 +89,13 @@ struct ConsumerShape<BM, true> {
   static constexpr int kConsumers = 2, kHalves = 2, kReleasers = 1;
 };
 
+// The cache-policy word of an operand's loads.
+__device__ __forceinline__ uint64_t l2_policy(L2Priority p) {
+  return p == L2Priority::EvictFirst  ? ptx::createpolicy_evict_first()
+         : p == L2Priority::EvictLast ? ptx::createpolicy_evict_last()
+                                      : ptx::createpolicy_evict_normal();
+}
+
 __device__ __forceinline__ uint32_t pack_bf16x2(float lo, float hi) {
   const __nv_bfloat162 v = __floats2bfloat162_rn(lo, hi);
   return *reinterpret_cast<const uint32_t*>(&v);
@@ -234,6 +241,7 @@ __global__ void __launch_bounds__(128 * (1 + BM / 64), 1)
     if (threadIdx.x / 32 == 0 && ptx::elect_one_sync()) {
       const TileSlice sa = slice_a(kCluster, rank, BM), sb = slice_b(kCluster, rank, BN);
       const uint16_t mask_a = multicast_mask_a(kCluster, rank), mask_b = multicast_mask_b(kCluster, rank);
+      const uint64_t policy_a = l2_policy(prob.l2_a), policy_b = l2_policy(prob.l2_b);
       const DynamicSchedule dyn{workers};
       Pipe p;
       SchedulePipe slots;
@@ -269,13 +277,14 @@ __global__ void __launch_bounds__(128 * (1 + BM / 64), 1)
             const int k0 = kb * BK + j * kBoxK;
             bf16* const a = s.a[st] + stage_k_offset(BM, j * kBoxK) / sizeof(bf16);
             bf16* const b = s.b[st] + stage_k_offset(BN, j * kBoxK) / sizeof(bf16);
+            const uint32_t full = ptx::smem_u32(&s.full[st]);
             if constexpr (ClusterN == 1)
-              tma_load_2d(a, &map_a, k0, w.m0, &s.full[st]);
+              ptx::tma_load_2d_hint(ptx::smem_u32(a), &map_a, k0, w.m0, full, policy_a);
             else
-              tma_load_2d_multicast(a + sa.row0 * kBoxK, &map_a, k0, w.m0 + static_cast<int>(sa.row0), &s.full[st],
-                                    mask_a);
-            tma_load_2d_multicast(b + sb.row0 * kBoxK, &map_b, k0, w.n0 + static_cast<int>(sb.row0), &s.full[st],
-                                  mask_b);
+              ptx::tma_load_2d_multicast_hint(ptx::smem_u32(a + sa.row0 * kBoxK), &map_a, k0,
+                                              w.m0 + static_cast<int>(sa.row0), full, mask_a, policy_a);
+            ptx::tma_load_2d_multicast_hint(ptx::smem_u32(b + sb.row0 * kBoxK), &map_b, k0,
+                                            w.n0 + static_cast<int>(sb.row0), full, mask_b, policy_b);
           }
         }
         if constexpr (!Dynamic) have_ahead = walk_next(walk, ahead);

@@ -12,6 +12,10 @@
 
 namespace gemmscope::sm90::k10 {
 
+// L2 eviction priority of one operand's TMA loads (PTX ISA "createpolicy"), chosen
+// per launch by l2_priorities (host/tunable.cpp).
+enum class L2Priority : uint32_t { Normal = 0, EvictFirst = 1, EvictLast = 2 };
+
 struct Problem {
   WorkGrid grid;          // cluster work tiles
   int k_blocks = 0;
@@ -29,6 +33,7 @@ struct Problem {
   // [split or stream-K tile][cluster CTA][consumer], zero between launches.
   uint32_t* arrivals = nullptr;
   uint32_t* counter = nullptr;  // dynamic schedule's work counter (zeroed before the launch)
+  L2Priority l2_a = L2Priority::Normal, l2_b = L2Priority::Normal;
 };
 
 struct Launch {
