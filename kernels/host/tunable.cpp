@@ -96,19 +96,25 @@ CUtensorMap tensor_map(const void* base, uint64_t rows, uint64_t cols, const mod
 
 tune::Shape to_tune(const GemmShape& s) { return {s.m, s.n, s.k}; }
 
-// EXPERIMENT (not for main): GEMMSCOPE_L2_EXP = off | b | ab | a picks the rule.
+// EXPERIMENT (not for main): GEMMSCOPE_L2_EXP picks the rule (call 2):
+//   none: no hints; normal: both evict_normal at units_m == 1 (call 1's "off");
+//   ab: A evict_last, B evict_first at units_m == 1; a: A alone; b: B alone;
+//   ab2: B evict_first at units_m == 1, A evict_last wherever A is at most 8 MiB and
+//        re-read by more than one cluster column.
 struct L2Choice {
-  L2Priority a = L2Priority::Normal, b = L2Priority::Normal;
+  L2Priority a = L2Priority::None, b = L2Priority::None;
 };
-L2Choice l2_priorities(const tune::Decomposition& d) {
+L2Choice l2_priorities(const tune::Decomposition& d, const GemmShape& s) {
   static const std::string mode = [] {
     const char* e = std::getenv("GEMMSCOPE_L2_EXP");
-    return std::string(e ? e : "b");
+    return std::string(e ? e : "ab");
   }();
   L2Choice c;
   const bool once = d.units_m == 1;  // one cluster row of tiles: each B element is loaded once
-  if (once && (mode == "b" || mode == "ab")) c.b = L2Priority::EvictFirst;
+  if (mode == "normal" && once) c.a = c.b = L2Priority::EvictNormal;
+  if (once && (mode == "b" || mode == "ab" || mode == "ab2")) c.b = L2Priority::EvictFirst;
   if (once && (mode == "a" || mode == "ab")) c.a = L2Priority::EvictLast;
+  if (mode == "ab2" && d.units_n > 1 && s.m * s.k * 2 <= (int64_t{8} << 20)) c.a = L2Priority::EvictLast;
   return c;
 }
 
@@ -144,7 +150,7 @@ void launch(const tune::KernelConfig& c, const GemmShape& s, const GemmOperands&
   l.prob.k_blocks = static_cast<int>(d.k_blocks);
   l.prob.group = static_cast<uint32_t>(c.group);
   l.prob.splits = static_cast<uint32_t>(c.splits);
-  const L2Choice l2 = l2_priorities(d);
+  const L2Choice l2 = l2_priorities(d, s);
   l.prob.l2_a = l2.a;
   l.prob.l2_b = l2.b;
   int device = 0;

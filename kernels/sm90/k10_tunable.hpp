@@ -12,9 +12,10 @@
 
 namespace gemmscope::sm90::k10 {
 
-// L2 eviction priority of one operand's TMA loads (PTX ISA "createpolicy"), chosen
-// per launch by l2_priorities (host/tunable.cpp).
-enum class L2Priority : uint32_t { Normal = 0, EvictFirst = 1, EvictLast = 2 };
+// L2 eviction priority of one operand's TMA loads, chosen per launch by
+// l2_priorities (host/tunable.cpp): None loads without a cache hint; the others
+// load with .L2::cache_hint and a policy of that priority (PTX ISA "createpolicy").
+enum class L2Priority : uint32_t { None = 0, EvictFirst = 1, EvictLast = 2, EvictNormal = 3 };
 
 struct Problem {
   WorkGrid grid;          // cluster work tiles
@@ -33,7 +34,7 @@ struct Problem {
   // [split or stream-K tile][cluster CTA][consumer], zero between launches.
   uint32_t* arrivals = nullptr;
   uint32_t* counter = nullptr;  // dynamic schedule's work counter (zeroed before the launch)
-  L2Priority l2_a = L2Priority::Normal, l2_b = L2Priority::Normal;
+  L2Priority l2_a = L2Priority::None, l2_b = L2Priority::None;
 };
 
 struct Launch {
