@@ -120,6 +120,11 @@ __device__ __forceinline__ uint64_t createpolicy_evict_first() {
   asm volatile("createpolicy.fractional.L2::evict_first.b64 %0, 1.0;\n" : "=l"(policy));
   return policy;
 }
+__device__ __forceinline__ uint64_t createpolicy_evict_unchanged() {
+  uint64_t policy;
+  asm volatile("createpolicy.fractional.L2::evict_unchanged.b64 %0, 1.0;\n" : "=l"(policy));
+  return policy;
+}
 __device__ __forceinline__ uint64_t createpolicy_evict_last() {
   uint64_t policy;
   asm volatile("createpolicy.fractional.L2::evict_last.b64 %0, 1.0;\n" : "=l"(policy));

@@ -96,25 +96,24 @@ CUtensorMap tensor_map(const void* base, uint64_t rows, uint64_t cols, const mod
 
 tune::Shape to_tune(const GemmShape& s) { return {s.m, s.n, s.k}; }
 
-// EXPERIMENT (not for main): GEMMSCOPE_L2_EXP picks the rule (call 2):
-//   none: no hints; normal: both evict_normal at units_m == 1 (call 1's "off");
-//   ab: A evict_last, B evict_first at units_m == 1; a: A alone; b: B alone;
-//   ab2: B evict_first at units_m == 1, A evict_last wherever A is at most 8 MiB and
-//        re-read by more than one cluster column.
+// EXPERIMENT (not for main): GEMMSCOPE_L2_EXP picks the rule (call 3). The "no hint"
+// policy is u (createpolicy evict_unchanged) or c (CUTLASS's EVICT_NORMAL word):
+//   u, c: that policy for both operands everywhere;
+//   ub, cb: B evict_first at units_m == 1, A that policy;
+//   ab: A evict_last and B evict_first at units_m == 1 (call 1), u elsewhere.
 struct L2Choice {
-  L2Priority a = L2Priority::None, b = L2Priority::None;
+  L2Priority a = L2Priority::Unchanged, b = L2Priority::Unchanged;
 };
-L2Choice l2_priorities(const tune::Decomposition& d, const GemmShape& s) {
+L2Choice l2_priorities(const tune::Decomposition& d, const GemmShape&) {
   static const std::string mode = [] {
     const char* e = std::getenv("GEMMSCOPE_L2_EXP");
-    return std::string(e ? e : "ab");
+    return std::string(e ? e : "ub");
   }();
   L2Choice c;
+  if (mode[0] == 'c') c.a = c.b = L2Priority::CutlassNormal;
   const bool once = d.units_m == 1;  // one cluster row of tiles: each B element is loaded once
-  if (mode == "normal" && once) c.a = c.b = L2Priority::EvictNormal;
-  if (once && (mode == "b" || mode == "ab" || mode == "ab2")) c.b = L2Priority::EvictFirst;
-  if (once && (mode == "a" || mode == "ab")) c.a = L2Priority::EvictLast;
-  if (mode == "ab2" && d.units_n > 1 && s.m * s.k * 2 <= (int64_t{8} << 20)) c.a = L2Priority::EvictLast;
+  if (once && mode.size() == 2 && mode[1] == 'b') c.b = L2Priority::EvictFirst;
+  if (once && mode == "ab") c.a = L2Priority::EvictLast;
   return c;
 }
 

@@ -89,23 +89,14 @@ struct ConsumerShape<BM, true> {
   static constexpr int kConsumers = 2, kHalves = 2, kReleasers = 1;
 };
 
-// The cache-policy word of an operand's loads (unused for L2Priority::None).
+// The cache-policy word of an operand's loads.
 __device__ __forceinline__ uint64_t l2_policy(L2Priority p) {
-  return p == L2Priority::EvictFirst  ? ptx::createpolicy_evict_first()
-         : p == L2Priority::EvictLast ? ptx::createpolicy_evict_last()
-                                      : ptx::createpolicy_evict_normal();
-}
-
-// One operand's box, multicast to `mask` (0: this CTA alone), with its cache policy
-// unless `hint` is off.
-__device__ __forceinline__ void load_box(void* dst, const CUtensorMap* map, int32_t col, int32_t row, uint64_t* full,
-                                         uint16_t mask, bool hint, uint64_t policy) {
-  if (mask == 0) {
-    if (hint) ptx::tma_load_2d_hint(ptx::smem_u32(dst), map, col, row, ptx::smem_u32(full), policy);
-    else tma_load_2d(dst, map, col, row, full);
-  } else {
-    if (hint) ptx::tma_load_2d_multicast_hint(ptx::smem_u32(dst), map, col, row, ptx::smem_u32(full), mask, policy);
-    else tma_load_2d_multicast(dst, map, col, row, full, mask);
+  switch (p) {
+    case L2Priority::EvictFirst: return ptx::createpolicy_evict_first();
+    case L2Priority::EvictLast: return ptx::createpolicy_evict_last();
+    case L2Priority::EvictNormal: return ptx::createpolicy_evict_normal();
+    case L2Priority::CutlassNormal: return 0x1000000000000000ull;  // EXPERIMENT: CUTLASS's CacheHintSm90::EVICT_NORMAL
+    default: return ptx::createpolicy_evict_unchanged();
   }
 }
 
@@ -254,7 +245,6 @@ __global__ void __launch_bounds__(128 * (1 + BM / 64), 1)
     if (threadIdx.x / 32 == 0 && ptx::elect_one_sync()) {
       const TileSlice sa = slice_a(kCluster, rank, BM), sb = slice_b(kCluster, rank, BN);
       const uint16_t mask_a = multicast_mask_a(kCluster, rank), mask_b = multicast_mask_b(kCluster, rank);
-      const bool hint_a = prob.l2_a != L2Priority::None, hint_b = prob.l2_b != L2Priority::None;
       const uint64_t policy_a = l2_policy(prob.l2_a), policy_b = l2_policy(prob.l2_b);
       const DynamicSchedule dyn{workers};
       Pipe p;
@@ -291,13 +281,14 @@ __global__ void __launch_bounds__(128 * (1 + BM / 64), 1)
             const int k0 = kb * BK + j * kBoxK;
             bf16* const a = s.a[st] + stage_k_offset(BM, j * kBoxK) / sizeof(bf16);
             bf16* const b = s.b[st] + stage_k_offset(BN, j * kBoxK) / sizeof(bf16);
+            const uint32_t full = ptx::smem_u32(&s.full[st]);
             if constexpr (ClusterN == 1)
-              load_box(a, &map_a, k0, w.m0, &s.full[st], 0, hint_a, policy_a);
+              ptx::tma_load_2d_hint(ptx::smem_u32(a), &map_a, k0, w.m0, full, policy_a);
             else
-              load_box(a + sa.row0 * kBoxK, &map_a, k0, w.m0 + static_cast<int>(sa.row0), &s.full[st], mask_a, hint_a,
-                       policy_a);
-            load_box(b + sb.row0 * kBoxK, &map_b, k0, w.n0 + static_cast<int>(sb.row0), &s.full[st], mask_b, hint_b,
-                     policy_b);
+              ptx::tma_load_2d_multicast_hint(ptx::smem_u32(a + sa.row0 * kBoxK), &map_a, k0,
+                                              w.m0 + static_cast<int>(sa.row0), full, mask_a, policy_a);
+            ptx::tma_load_2d_multicast_hint(ptx::smem_u32(b + sb.row0 * kBoxK), &map_b, k0,
+                                            w.n0 + static_cast<int>(sb.row0), full, mask_b, policy_b);
           }
         }
         if constexpr (!Dynamic) have_ahead = walk_next(walk, ahead);
