@@ -1,7 +1,7 @@
 #pragma once
 // The hand-written PTX of the project: only what CCCL's cuda::ptx lacks in CUDA 13
 // (wgmma, ldmatrix/stmatrix, setmaxnreg, elect.sync, mapa, createpolicy and the
-// .L2::cache_hint form of the TMA tile load). Everything else (TMA, mbarrier,
+// .L2::cache_hint form of the multicast TMA tile load). Everything else (TMA, mbarrier,
 // fences, cluster barriers) goes through cuda::ptx.
 // The wgmma instructions themselves are generated: gemmscope/generated/wgmma_bf16.cuh.
 #include <cstdint>
@@ -109,42 +109,19 @@ __device__ __forceinline__ uint32_t smem_u32(const void* ptr) {
 }
 
 // PTX ISA "createpolicy": an L2 cache-policy word for .L2::cache_hint accesses that
-// gives the whole access (fraction 1.0) one eviction priority.
-__device__ __forceinline__ uint64_t createpolicy_evict_normal() {
-  uint64_t policy;
-  asm volatile("createpolicy.fractional.L2::evict_normal.b64 %0, 1.0;\n" : "=l"(policy));
-  return policy;
-}
+// marks every line the access brings in (fraction 1.0) evict_first.
 __device__ __forceinline__ uint64_t createpolicy_evict_first() {
   uint64_t policy;
   asm volatile("createpolicy.fractional.L2::evict_first.b64 %0, 1.0;\n" : "=l"(policy));
   return policy;
 }
-__device__ __forceinline__ uint64_t createpolicy_evict_unchanged() {
-  uint64_t policy;
-  asm volatile("createpolicy.fractional.L2::evict_unchanged.b64 %0, 1.0;\n" : "=l"(policy));
-  return policy;
-}
-__device__ __forceinline__ uint64_t createpolicy_evict_last() {
-  uint64_t policy;
-  asm volatile("createpolicy.fractional.L2::evict_last.b64 %0, 1.0;\n" : "=l"(policy));
-  return policy;
-}
 
-// PTX ISA "cp.async.bulk.tensor" (2-D tile, global to shared::cluster, completing on
-// an mbarrier) with .L2::cache_hint: CCCL's cp_async_bulk_tensor has no cache-hint
-// form. `map` is the tensor map's generic address (a __grid_constant__ parameter);
-// coordinates {inner (column) element, row}.
-__device__ __forceinline__ void tma_load_2d_hint(uint32_t smem_dst, const void* map, int32_t col, int32_t row,
-                                                 uint32_t smem_bar, uint64_t policy) {
-  asm volatile(
-      "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.L2::cache_hint"
-      " [%0], [%1, {%2, %3}], [%4], %5;\n" ::"r"(smem_dst),
-      "l"(map), "r"(col), "r"(row), "r"(smem_bar), "l"(policy)
-      : "memory");
-}
-// The same with .multicast::cluster: the box lands at the same offset in every CTA
-// of `cta_mask` and completes on each one's mbarrier at `smem_bar`'s offset.
+// PTX ISA "cp.async.bulk.tensor", 2-D tile, global to shared::cluster, completing on
+// an mbarrier, .multicast::cluster and .L2::cache_hint: CCCL's cp_async_bulk_tensor
+// has no cache-hint form. The box lands at the same offset in every CTA of
+// `cta_mask` and completes on each one's mbarrier at `smem_bar`'s offset. `map` is
+// the tensor map's generic address (a __grid_constant__ parameter); coordinates
+// {inner (column) element, row}.
 __device__ __forceinline__ void tma_load_2d_multicast_hint(uint32_t smem_dst, const void* map, int32_t col,
                                                            int32_t row, uint32_t smem_bar, uint16_t cta_mask,
                                                            uint64_t policy) {

@@ -63,16 +63,20 @@ void grow(T*& buffer, size_t& have, size_t count, bool zero, const char* what) {
   have = count;
 }
 
-int sm_count(int device) {
+// A device attribute, asked once per device.
+template <cudaDeviceAttr Attribute>
+int device_attribute(int device, const char* what) {
   static std::atomic<int> cached[kMaxDevices] = {};
   const int slot = device < kMaxDevices ? device : 0;
-  int sms = cached[slot].load(std::memory_order_relaxed);
-  if (sms == 0) {
-    check_cuda(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device), "k10 SM count");
-    cached[slot].store(sms, std::memory_order_relaxed);
+  int value = cached[slot].load(std::memory_order_relaxed);
+  if (value == 0) {
+    check_cuda(cudaDeviceGetAttribute(&value, Attribute, device), what);
+    cached[slot].store(value, std::memory_order_relaxed);
   }
-  return sms;
+  return value;
 }
+int sm_count(int device) { return device_attribute<cudaDevAttrMultiProcessorCount>(device, "k10 SM count"); }
+int64_t l2_bytes(int device) { return device_attribute<cudaDevAttrL2CacheSize>(device, "k10 L2 size"); }
 
 // The last few tensor maps this thread encoded: a GEMM called again on the same
 // buffers (every layer of a model, every benchmark round) skips the encoding.
@@ -95,27 +99,6 @@ CUtensorMap tensor_map(const void* base, uint64_t rows, uint64_t cols, const mod
 }
 
 tune::Shape to_tune(const GemmShape& s) { return {s.m, s.n, s.k}; }
-
-// EXPERIMENT (not for main): GEMMSCOPE_L2_EXP picks the rule (call 3). The "no hint"
-// policy is u (createpolicy evict_unchanged) or c (CUTLASS's EVICT_NORMAL word):
-//   u, c: that policy for both operands everywhere;
-//   ub, cb: B evict_first at units_m == 1, A that policy;
-//   ab: A evict_last and B evict_first at units_m == 1 (call 1), u elsewhere.
-struct L2Choice {
-  L2Priority a = L2Priority::Unchanged, b = L2Priority::Unchanged;
-};
-L2Choice l2_priorities(const tune::Decomposition& d, const GemmShape&) {
-  static const std::string mode = [] {
-    const char* e = std::getenv("GEMMSCOPE_L2_EXP");
-    return std::string(e ? e : "ub");
-  }();
-  L2Choice c;
-  if (mode[0] == 'c') c.a = c.b = L2Priority::CutlassNormal;
-  const bool once = d.units_m == 1;  // one cluster row of tiles: each B element is loaded once
-  if (once && mode.size() == 2 && mode[1] == 'b') c.b = L2Priority::EvictFirst;
-  if (once && mode == "ab") c.a = L2Priority::EvictLast;
-  return c;
-}
 
 }  // namespace
 
@@ -149,11 +132,9 @@ void launch(const tune::KernelConfig& c, const GemmShape& s, const GemmOperands&
   l.prob.k_blocks = static_cast<int>(d.k_blocks);
   l.prob.group = static_cast<uint32_t>(c.group);
   l.prob.splits = static_cast<uint32_t>(c.splits);
-  const L2Choice l2 = l2_priorities(d, s);
-  l.prob.l2_a = l2.a;
-  l.prob.l2_b = l2.b;
   int device = 0;
   check_cuda(cudaGetDevice(&device), "k10 device");
+  l.prob.b_evict_first = tune::evict_first_b(c, to_tune(s), l2_bytes(device));
   l.stream = stream;
   const InstanceFns fns = instance(row);
   const int resident = fns.resident_clusters(device, sm_count(device));

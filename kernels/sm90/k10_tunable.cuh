@@ -41,6 +41,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <type_traits>
 #include <utility>
 
 #include "common/ptx_sm90.cuh"
@@ -88,17 +89,6 @@ struct ConsumerShape<BM, true> {
   static_assert(BM == 128, "ping-pong: two consumer warpgroups, each on a whole 128-row tile");
   static constexpr int kConsumers = 2, kHalves = 2, kReleasers = 1;
 };
-
-// The cache-policy word of an operand's loads.
-__device__ __forceinline__ uint64_t l2_policy(L2Priority p) {
-  switch (p) {
-    case L2Priority::EvictFirst: return ptx::createpolicy_evict_first();
-    case L2Priority::EvictLast: return ptx::createpolicy_evict_last();
-    case L2Priority::EvictNormal: return ptx::createpolicy_evict_normal();
-    case L2Priority::CutlassNormal: return 0x1000000000000000ull;  // EXPERIMENT: CUTLASS's CacheHintSm90::EVICT_NORMAL
-    default: return ptx::createpolicy_evict_unchanged();
-  }
-}
 
 __device__ __forceinline__ uint32_t pack_bf16x2(float lo, float hi) {
   const __nv_bfloat162 v = __floats2bfloat162_rn(lo, hi);
@@ -245,54 +235,68 @@ __global__ void __launch_bounds__(128 * (1 + BM / 64), 1)
     if (threadIdx.x / 32 == 0 && ptx::elect_one_sync()) {
       const TileSlice sa = slice_a(kCluster, rank, BM), sb = slice_b(kCluster, rank, BN);
       const uint16_t mask_a = multicast_mask_a(kCluster, rank), mask_b = multicast_mask_b(kCluster, rank);
-      const uint64_t policy_a = l2_policy(prob.l2_a), policy_b = l2_policy(prob.l2_b);
       const DynamicSchedule dyn{workers};
-      Pipe p;
-      SchedulePipe slots;
-      uint32_t u = dyn.first(worker);
-      for (;;) {
-        Unit w;
-        if constexpr (Dynamic) {
-          if (rank == 0) {
-            const uint32_t slot = slots.stage();
-            mbarrier_wait(&s.schedule_empty[slot], slots.empty_parity());
-            for (uint32_t r = 0; r < kCluster.size(); ++r) {
-              st_shared_cluster_u32(&s.schedule_tile[slot], r, u);
-              mbarrier_arrive_cluster(&s.schedule_full[slot], r);
+      // The loop is instantiated once per B load form, chosen before it: a run-time
+      // choice per load cost ~2 us at 128x5376x4096 (bench/results/2026-12-01-h200-l2-hints, call 2).
+      auto produce = [&](auto evict_first) {
+        constexpr bool kEvictFirstB = decltype(evict_first)::value;
+        uint64_t policy_b = 0;
+        if constexpr (kEvictFirstB) policy_b = ptx::createpolicy_evict_first();
+        Pipe p;
+        SchedulePipe slots;
+        uint32_t u = dyn.first(worker);
+        for (;;) {
+          Unit w;
+          if constexpr (Dynamic) {
+            if (rank == 0) {
+              const uint32_t slot = slots.stage();
+              mbarrier_wait(&s.schedule_empty[slot], slots.empty_parity());
+              for (uint32_t r = 0; r < kCluster.size(); ++r) {
+                st_shared_cluster_u32(&s.schedule_tile[slot], r, u);
+                mbarrier_arrive_cluster(&s.schedule_full[slot], r);
+              }
+              slots = slots.advance();
+            } else {
+              u = receive(slots);
             }
-            slots = slots.advance();
+            if (u >= total) break;
+            w = unit(u);
+            if (rank == 0) u = dyn.after_claim(atomicAdd(prob.counter, 1u));
           } else {
-            u = receive(slots);
+            if (!have_ahead) break;
+            w = ahead;
           }
-          if (u >= total) break;
-          w = unit(u);
-          if (rank == 0) u = dyn.after_claim(atomicAdd(prob.counter, 1u));
-        } else {
-          if (!have_ahead) break;
-          w = ahead;
-        }
-        for (int kb = w.kb_begin; kb < w.kb_end; ++kb, p = p.advance()) {
-          const uint32_t st = p.stage();
-          mbarrier_wait(&s.empty[st], p.empty_parity());
-          mbarrier_expect_bytes(&s.full[st], kStageBytes);
+          for (int kb = w.kb_begin; kb < w.kb_end; ++kb, p = p.advance()) {
+            const uint32_t st = p.stage();
+            mbarrier_wait(&s.empty[st], p.empty_parity());
+            mbarrier_expect_bytes(&s.full[st], kStageBytes);
 #pragma unroll
-          for (int j = 0; j < kLoadBoxes; ++j) {
-            // Box j: K elements [kb * BK + j * 64, + 64), at stage_k_offset(rows, j * 64).
-            const int k0 = kb * BK + j * kBoxK;
-            bf16* const a = s.a[st] + stage_k_offset(BM, j * kBoxK) / sizeof(bf16);
-            bf16* const b = s.b[st] + stage_k_offset(BN, j * kBoxK) / sizeof(bf16);
-            const uint32_t full = ptx::smem_u32(&s.full[st]);
-            if constexpr (ClusterN == 1)
-              ptx::tma_load_2d_hint(ptx::smem_u32(a), &map_a, k0, w.m0, full, policy_a);
-            else
-              ptx::tma_load_2d_multicast_hint(ptx::smem_u32(a + sa.row0 * kBoxK), &map_a, k0,
-                                              w.m0 + static_cast<int>(sa.row0), full, mask_a, policy_a);
-            ptx::tma_load_2d_multicast_hint(ptx::smem_u32(b + sb.row0 * kBoxK), &map_b, k0,
-                                            w.n0 + static_cast<int>(sb.row0), full, mask_b, policy_b);
+            for (int j = 0; j < kLoadBoxes; ++j) {
+              // Box j: K elements [kb * BK + j * 64, + 64), at stage_k_offset(rows, j * 64).
+              const int k0 = kb * BK + j * kBoxK;
+              bf16* const a = s.a[st] + stage_k_offset(BM, j * kBoxK) / sizeof(bf16);
+              bf16* const b = s.b[st] + stage_k_offset(BN, j * kBoxK) / sizeof(bf16);
+              if constexpr (ClusterN == 1)
+                tma_load_2d(a, &map_a, k0, w.m0, &s.full[st]);
+              else
+                tma_load_2d_multicast(a + sa.row0 * kBoxK, &map_a, k0, w.m0 + static_cast<int>(sa.row0),
+                                      &s.full[st], mask_a);
+              bf16* const b_slice = b + sb.row0 * kBoxK;
+              const int b_row = w.n0 + static_cast<int>(sb.row0);
+              if constexpr (kEvictFirstB)
+                ptx::tma_load_2d_multicast_hint(ptx::smem_u32(b_slice), &map_b, k0, b_row, ptx::smem_u32(&s.full[st]),
+                                                mask_b, policy_b);
+              else
+                tma_load_2d_multicast(b_slice, &map_b, k0, b_row, &s.full[st], mask_b);
+            }
           }
+          if constexpr (!Dynamic) have_ahead = walk_next(walk, ahead);
         }
-        if constexpr (!Dynamic) have_ahead = walk_next(walk, ahead);
-      }
+      };
+      if (prob.b_evict_first)
+        produce(std::true_type{});
+      else
+        produce(std::false_type{});
     }
     // The producer's last remote operation (a multicast) is behind it: its half of
     // the exit barrier. Lanes and warps that load nothing arrive at once.

@@ -12,12 +12,6 @@
 
 namespace gemmscope::sm90::k10 {
 
-// L2 eviction priority of one operand's TMA loads, chosen per launch by
-// l2_priorities (host/tunable.cpp). Every load carries .L2::cache_hint with a policy
-// of this priority (PTX ISA "createpolicy"); Unchanged leaves the line's priority as
-// a load without a hint would.
-enum class L2Priority : uint32_t { Unchanged = 0, EvictFirst = 1, EvictLast = 2, EvictNormal = 3, CutlassNormal = 4 };
-
 struct Problem {
   WorkGrid grid;          // cluster work tiles
   int k_blocks = 0;
@@ -35,7 +29,8 @@ struct Problem {
   // [split or stream-K tile][cluster CTA][consumer], zero between launches.
   uint32_t* arrivals = nullptr;
   uint32_t* counter = nullptr;  // dynamic schedule's work counter (zeroed before the launch)
-  L2Priority l2_a = L2Priority::Unchanged, l2_b = L2Priority::Unchanged;
+  // B's loads carry an L2 evict_first policy (tune::evict_first_b); A's never do.
+  bool b_evict_first = false;
 };
 
 struct Launch {

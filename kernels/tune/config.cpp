@@ -195,6 +195,11 @@ Decomposition decompose(const KernelConfig& c, const Shape& s) {
   return d;
 }
 
+bool evict_first_b(const KernelConfig& c, const Shape& s, int64_t l2_bytes) {
+  const int64_t b_bytes = s.n * s.k * 2;
+  return decompose(c, s).units_m == 1 && b_bytes <= kEvictFirstBMaxL2s * l2_bytes;
+}
+
 SplitPlan split_plan(const KernelConfig& c, const Shape& s, int64_t workers) {
   const Decomposition d = decompose(c, s);
   SplitPlan p;

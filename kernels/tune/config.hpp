@@ -158,6 +158,17 @@ struct Decomposition {
 };
 Decomposition decompose(const KernelConfig& c, const Shape& s);
 
+// Whether the launch loads B with an L2 evict_first policy (.L2::cache_hint), not as a
+// plain TMA load. Only where one cluster row of tiles covers M (units_m == 1), so that
+// every B element is loaded exactly once and need not stay in L2, and B is at most
+// kEvictFirstBMaxL2s times the L2: on the H200 at M = 128 it gained 1.3-3.5% on the 9
+// shapes with B of 117-235 MB and lost 1.5-5.5% on the 3 with B of 462-940 MB, unexplained
+// (bench/results/2026-12-01-h200-l2-hints, call 3). A and the other shapes load without
+// a hint: an explicit policy there (evict_unchanged, evict_normal or evict_last) was
+// slower than none.
+inline constexpr int64_t kEvictFirstBMaxL2s = 5;
+bool evict_first_b(const KernelConfig& c, const Shape& s, int64_t l2_bytes);
+
 // Split-K as the kernel schedules it, given how many clusters are resident
 // (`workers`). With T work tiles and S = splits > 1:
 //   T < workers:       every tile is split (data-parallel part empty);

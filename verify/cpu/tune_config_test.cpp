@@ -281,6 +281,24 @@ TEST(TuneConfig, Decomposition) {
   EXPECT_EQ(dn.work, 12);
 }
 
+TEST(TuneConfig, EvictFirstBWhereOneClusterRowReadsBOnceAndBIsAtMostFiveL2s) {
+  constexpr int64_t kL2 = 50 << 20;  // the H200's 50 MiB
+  const KernelConfig decode = parse_config("64x96x64.s10.wg1.c2x1.static.g0.sk1");  // 128 rows per cluster
+  EXPECT_TRUE(evict_first_b(decode, {128, 5376, 4096}, kL2));    // one cluster row; B 44 MB
+  EXPECT_TRUE(evict_first_b(decode, {100, 5376, 4096}, kL2));    // ragged M, still one row
+  EXPECT_FALSE(evict_first_b(decode, {129, 5376, 4096}, kL2));   // two cluster rows: B is read twice
+  EXPECT_TRUE(evict_first_b(decode, {128, 5376, 21504}, kL2));   // B 231 MB <= 250 MiB
+  EXPECT_FALSE(evict_first_b(decode, {128, 8192, 28672}, kL2));  // B 470 MB > 250 MiB
+  // B = 5 L2s exactly is in, one row more is out: n * k * 2 = 5 * 50 MiB at n = 2560, k = 51200.
+  EXPECT_TRUE(evict_first_b(decode, {128, 2560, 51200}, kL2));
+  EXPECT_FALSE(evict_first_b(decode, {128, 2561, 51200}, kL2));
+  // 128-row tiles along N: one cluster row up to M = 128; 2x1 clusters of them up to 256.
+  EXPECT_TRUE(evict_first_b(parse_config("128x256x64.s4.wg2.c1x2.static.g0.sk1"), {128, 28672, 4096}, kL2));
+  EXPECT_FALSE(evict_first_b(parse_config("128x256x64.s4.wg2.c1x2.static.g0.sk1"), {256, 28672, 4096}, kL2));
+  EXPECT_TRUE(evict_first_b(parse_config("128x128x64.s6.wg2.c2x1.static.g0.sk2"), {256, 4096, 4096}, kL2));
+  EXPECT_FALSE(evict_first_b(parse_config("128x168x64.s5.wg2.c2x1.static.g0.sk1"), {512, 5376, 4096}, kL2));
+}
+
 RC_GTEST_PROP(TuneConfig, PrintParseRoundTrip, ()) {
   const auto& all = compiled_instances();
   KernelConfig c = all[*rc::gen::inRange<size_t>(0, all.size())];
