@@ -67,6 +67,11 @@ namespace gemmscope::tune {
 //    (bench/results/2026-12-01-h200-v7-tile-88). A 64x88x128 instance was tuned with
 //    it, won no shape and is not compiled; the other instances' PTX does not depend
 //    on which rows are compiled.
+//    B's loads evict_first where one cluster row reads B once (evict_first_b) came
+//    under version 7: a launch without it runs the configurations as tuned, and the
+//    48-shape bench through the kept cache, against main's binaries in the same call,
+//    is the measure (bench/results/2026-12-01-h200-l2-hints); the M = 128 entries were
+//    tuned with plain B loads and not re-tuned.
 inline constexpr int kKernelVersion = 7;
 
 enum class Schedule { Static, Dynamic };
@@ -161,11 +166,11 @@ Decomposition decompose(const KernelConfig& c, const Shape& s);
 // Whether the launch loads B with an L2 evict_first policy (.L2::cache_hint), not as a
 // plain TMA load. Only where one cluster row of tiles covers M (units_m == 1), so that
 // every B element is loaded exactly once and need not stay in L2, and B is at most
-// kEvictFirstBMaxL2s times the L2: on the H200 at M = 128 it gained 1.3-3.5% on the 9
-// shapes with B of 117-235 MB and lost 1.5-5.5% on the 3 with B of 462-940 MB, unexplained
-// (bench/results/2026-12-01-h200-l2-hints, call 3). A and the other shapes load without
-// a hint: an explicit policy there (evict_unchanged, evict_normal or evict_last) was
-// slower than none.
+// kEvictFirstBMaxL2s times the L2. On the H200 at M = 128 it was 0.4-3.4% faster at the 9
+// LLM shapes with B of 34-235 MB and 1.5-6.5% slower at the 3 with B of 462-940 MB,
+// unexplained (bench/results/2026-12-01-h200-l2-hints, calls 3-4). A and the other
+// shapes load without a hint: an explicit policy there (evict_unchanged, evict_normal
+// or evict_last) was slower than none.
 inline constexpr int64_t kEvictFirstBMaxL2s = 5;
 bool evict_first_b(const KernelConfig& c, const Shape& s, int64_t l2_bytes);
 
