@@ -254,7 +254,7 @@ int tune_child(const tune::NamedShape& ns, const std::set<std::string>& excluded
         try {
           time_batch(
               launches, [&](const GemmOperands& o) { sm90::k10::launch(alive[i].config, s, o, stream); },
-                   keep ? &times[j] : nullptr);
+              keep ? &times[j] : nullptr);
         } catch (const std::exception& e) {
           say("fail\t" + alive[i].name + "\t" + clean(e.what()));
           dropped[i] = true;

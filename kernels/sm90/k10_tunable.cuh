@@ -19,6 +19,8 @@
 //   stream-K:   (static schedule) the last waves' k-blocks dealt out evenly
 //               (sm90::StreamK); a tile cut between workers is summed the same
 //               way, its pieces in k order.
+// The host also sets whether B's loads carry an L2 evict_first policy
+// (tune::evict_first_b: decode, where each B element is loaded once).
 // The epilogue is k07's: stmatrix into two alternating swizzled staging boxes, TMA
 // store. A cooperative tile whose boxes all fit gets a buffer per box, and each
 // warpgroup stores its 64 rows whole after one barrier (k10_batched_epilogue). Boxes
