@@ -3,7 +3,8 @@
 # without a GPU: both scripts run in a scratch repository whose build folders hold stub
 # `gemmscope` binaries that record their arguments and the commit they were given.
 # Checks: gpu-pack carries the second build with the commit of its own source tree and
-# refuses a folder with no binary (naming it); gpu-batch ab alternates old and new,
+# refuses a folder with no binary or with no source tree in its CMakeCache.txt (naming
+# it); gpu-batch ab alternates old and new,
 # AB_REPS times, each bench with its own commit, the carried cache and its own CSV; with
 # no second build it says so and runs nothing.
 set -euo pipefail
@@ -47,6 +48,18 @@ if msg=$(GEMMSCOPE_BUILD_DIR=$work/build-old GEMMSCOPE_AB_BUILD_DIR=$work/nothin
   fail "gpu-pack accepted a second build folder with no binary"
 fi
 grep -q "$work/nothing/bin/gemmscope is missing" <<<"$msg" || fail "gpu-pack's refusal does not name the folder: $msg"
+
+# ... and one with a binary but no source tree in its CMakeCache.txt (it would be stamped
+# with this tree's commit), naming the file.
+mkdir -p "$work/no-cache/bin" && cp "$work/build-new/bin/gemmscope" "$work/no-cache/bin/"
+if msg=$(GEMMSCOPE_BUILD_DIR=$work/build-old GEMMSCOPE_AB_BUILD_DIR=$work/no-cache "$root/tools/gpu-pack" 2>&1); then
+  fail "gpu-pack accepted a second build folder with no CMakeCache.txt"
+fi
+grep -q "$work/no-cache/CMakeCache.txt names no git source tree" <<<"$msg" || fail "gpu-pack's refusal does not name the cache: $msg"
+# A refusal leaves the last pack as it was.
+mkdir -p "$root/.carry" && echo kept >"$root/.carry/COMMIT"
+GEMMSCOPE_BUILD_DIR=$work/build-old GEMMSCOPE_AB_BUILD_DIR=$work/no-cache "$root/tools/gpu-pack" >/dev/null 2>&1 || true
+[ "$(cat "$root/.carry/COMMIT")" = kept ] || fail "a refused gpu-pack replaced the last pack"
 
 GEMMSCOPE_BUILD_DIR=$work/build-old GEMMSCOPE_AB_BUILD_DIR=$work/build-new "$root/tools/gpu-pack" >/dev/null
 [ "$(cat "$root/.carry/COMMIT")" = "$old_commit" ] || fail "carried commit $(cat "$root/.carry/COMMIT"), want $old_commit"
