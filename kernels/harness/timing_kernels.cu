@@ -1,7 +1,9 @@
-// A kernel that keeps the GPU busy for a while, launched in front of each timed
-// batch (harness.hpp: spin_gpu): while it runs, the host queues the batch's events
-// and launches, so the events measure GPU time, not the host's launch overhead.
-// This is nvbench's "blocking kernel" idea done with a timed spin.
+// The harness's small GPU helpers around a timed batch (harness.hpp):
+// - spin_gpu: a kernel that keeps the GPU busy for a while, launched in front of each
+//   timed batch: while it runs, the host queues the batch's events and launches, so
+//   the events measure GPU time, not the host's launch overhead (nvbench's "blocking
+//   kernel" idea done with a timed spin);
+// - L2Cleaner: a read of twice L2 before a batch (bench --clean-l2).
 #include <cstdint>
 
 #include "harness/harness.hpp"
