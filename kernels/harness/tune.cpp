@@ -217,6 +217,7 @@ int tune_child(const tune::NamedShape& ns, const std::set<std::string>& excluded
   // 2. Timing: every round runs cuBLAS and each surviving candidate in a batch of
   // `launches` back to back (2 in the first round; kBatchLaunches, as bench, in the
   // refine round), rotating through the buffer sets; median of the timed rounds' events.
+  static_assert(kFirstRoundLaunches <= kBatchLaunches, "the events are sized for the longer batch");
   cudaEvent_t ev[2 * kBatchLaunches];
   for (auto& e : ev) check_cuda(cudaEventCreate(&e), "event");
   std::vector<float> cublas_times;

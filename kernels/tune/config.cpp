@@ -196,7 +196,7 @@ Decomposition decompose(const KernelConfig& c, const Shape& s) {
 }
 
 bool evict_first_b(const KernelConfig& c, const Shape& s, int64_t l2_bytes) {
-  const int64_t b_bytes = s.n * s.k * 2;
+  const int64_t b_bytes = s.n * s.k * static_cast<int64_t>(sizeof(uint16_t));  // bf16
   return decompose(c, s).units_m == 1 && b_bytes <= kEvictFirstBMaxL2s * l2_bytes;
 }
 
