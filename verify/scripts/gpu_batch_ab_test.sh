@@ -2,9 +2,9 @@
 # tools/gpu-pack's second build (GEMMSCOPE_AB_BUILD_DIR) and tools/gpu-batch's `ab` step,
 # without a GPU: both scripts run in a scratch repository whose build folders hold stub
 # `gemmscope` binaries that record their arguments and the commit they were given.
-# Checks: gpu-pack carries the second build with the commit of its own source tree and
-# refuses a folder with no binary or with no source tree in its CMakeCache.txt (naming
-# it); gpu-batch ab alternates old and new,
+# Checks: gpu-pack stamps each build (GEMMSCOPE_BUILD_DIR, GEMMSCOPE_AB_BUILD_DIR) with
+# the commit of its own source tree and refuses a folder with no binary or with no source
+# tree in its CMakeCache.txt (naming it); gpu-batch ab alternates old and new,
 # AB_REPS times, each bench with its own commit, the carried cache and its own CSV; with
 # no second build it says so and runs nothing.
 set -euo pipefail
@@ -65,6 +65,15 @@ GEMMSCOPE_BUILD_DIR=$work/build-old GEMMSCOPE_AB_BUILD_DIR=$work/build-new "$roo
 [ "$(cat "$root/.carry/COMMIT")" = "$old_commit" ] || fail "carried commit $(cat "$root/.carry/COMMIT"), want $old_commit"
 [ "$(cat "$root/.carry/new/COMMIT")" = "$new_commit" ] || fail "second build's commit $(cat "$root/.carry/new/COMMIT"), want $new_commit"
 cmp -s "$work/build-new/bin/gemmscope" "$root/.carry/new/gemmscope" || fail "the second build's binary was not carried"
+# The first build is stamped with its own source tree's commit too, not this tree's.
+GEMMSCOPE_BUILD_DIR=$work/build-new "$root/tools/gpu-pack" >/dev/null
+[ "$(cat "$root/.carry/COMMIT")" = "$new_commit" ] || fail "GEMMSCOPE_BUILD_DIR's commit $(cat "$root/.carry/COMMIT"), want $new_commit"
+# ... and a first build with no source tree is refused, naming its cache.
+if msg=$(GEMMSCOPE_BUILD_DIR=$work/no-cache "$root/tools/gpu-pack" 2>&1); then
+  fail "gpu-pack accepted a build folder with no CMakeCache.txt"
+fi
+grep -q "$work/no-cache/CMakeCache.txt names no git source tree.*GEMMSCOPE_BUILD_DIR" <<<"$msg" || fail "gpu-pack's refusal does not name the cache: $msg"
+GEMMSCOPE_BUILD_DIR=$work/build-old GEMMSCOPE_AB_BUILD_DIR=$work/build-new "$root/tools/gpu-pack" >/dev/null
 echo '{}' >"$root/.carry/tune-cache.json"
 
 (cd "$root" && OUT=$work/out AB_REPS=2 AB_KERNELS=auto,cublas AB_SHAPES=128x5376x4096 tools/gpu-batch ab >/dev/null)
