@@ -96,8 +96,7 @@ BenchReport run_bench(const BenchOptions& opt) {
   Cublas cublas;
   cudaStream_t stream;
   check_cuda(cudaStreamCreate(&stream), "stream");
-  cudaEvent_t ev[2 * kBatchLaunches];
-  for (auto& e : ev) cudaEventCreate(&e);
+  BatchTimer timer;
 
   size_t shape_index = 0;
   for (const GemmShape& s : opt.shapes) {
@@ -183,25 +182,22 @@ BenchReport run_bench(const BenchOptions& opt) {
         // A slow kernel (k01) stops after 8 samples once they add up to 2 s.
         if (e.times.size() >= 8 && std::accumulate(e.times.begin(), e.times.end(), 0.0) > 2000.0) continue;
         if (rep < opt.warmup && e.slow_warm) continue;
+        std::vector<float> batch;
         try {
-          // The host queues the batch while the GPU spins: the events time the GPU only.
           if (cleaner) cleaner->run(stream);
-          spin_gpu(stream, kSpinBeforeBatchUs);
-          for (int i = 0; i < kBatchLaunches; ++i) {
-            const BufferSet& bset = bufs[slot];
-            slot = (slot + 1) % sets;
-            check_cuda(cudaEventRecord(ev[2 * i], stream), "event");
-            e.run({bset.a, bset.b, bset.c});
-            check_cuda(cudaEventRecord(ev[2 * i + 1], stream), "event");
-          }
-          check_cuda(cudaEventSynchronize(ev[2 * kBatchLaunches - 1]), ("running " + e.name).c_str());
+          batch = timer.time(
+              stream, kBatchLaunches,
+              [&](int) {
+                const BufferSet& bset = bufs[slot];
+                slot = (slot + 1) % sets;
+                e.run({bset.a, bset.b, bset.c});
+              },
+              "running " + e.name);
         } catch (const std::exception& err) {
           e.note = err.what();
           continue;
         }
-        for (int i = 0; i < kBatchLaunches; ++i) {
-          float ms = 0;
-          cudaEventElapsedTime(&ms, ev[2 * i], ev[2 * i + 1]);
+        for (float ms : batch) {
           if (rep >= opt.warmup) e.times.push_back(ms);
           else if (ms > 100.f) e.slow_warm = true;
         }
@@ -238,7 +234,6 @@ BenchReport run_bench(const BenchOptions& opt) {
       cudaFree(bset.c);
     }
   }
-  for (auto& e : ev) cudaEventDestroy(e);
   cudaStreamDestroy(stream);
   report.env.sm_clock_after_mhz = sm_clock_mhz();
   return report;

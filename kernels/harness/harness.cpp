@@ -123,6 +123,33 @@ std::vector<bf16> DeviceProblem::download_c() const {
   return c;
 }
 
+BatchTimer::BatchTimer() {
+  for (auto& e : ev_) check_cuda(cudaEventCreate(&e), "event");
+}
+
+BatchTimer::~BatchTimer() {
+  for (auto& e : ev_)
+    if (e) cudaEventDestroy(e);
+}
+
+std::vector<float> BatchTimer::time(cudaStream_t stream, int launches, const std::function<void(int)>& launch,
+                                    const std::string& what) {
+  if (launches < 1 || launches > kBatchLaunches)
+    throw GemmError("BatchTimer: " + std::to_string(launches) + " launches; a batch holds 1.." +
+                    std::to_string(kBatchLaunches));
+  // The host queues the batch while the GPU spins: the events time the GPU, not the launches.
+  spin_gpu(stream, kSpinBeforeBatchUs);
+  for (int i = 0; i < launches; ++i) {
+    check_cuda(cudaEventRecord(ev_[2 * i], stream), "event");
+    launch(i);
+    check_cuda(cudaEventRecord(ev_[2 * i + 1], stream), "event");
+  }
+  check_cuda(cudaEventSynchronize(ev_[2 * launches - 1]), what.c_str());
+  std::vector<float> ms(launches, 0.f);
+  for (int i = 0; i < launches; ++i) check_cuda(cudaEventElapsedTime(&ms[i], ev_[2 * i], ev_[2 * i + 1]), "elapsed");
+  return ms;
+}
+
 CaseResult run_case(const std::string& kernel, const HostProblem& p, const Reference& ref) {
   CaseResult r;
   r.shape = p.shape;

@@ -109,6 +109,22 @@ inline constexpr double kSpinBeforeBatchUs = 300;
 // is timed as the bench will time it (tune's first round, over every candidate,
 // times 2 a round to keep a sweep short).
 inline constexpr int kBatchLaunches = 4;
+// One timed batch, as bench and tune take it: a spin (kSpinBeforeBatchUs), then
+// `launches` (1..kBatchLaunches) calls launch(i) queued back to back, each between
+// its own pair of events; time() waits for the last and returns each launch's ms.
+// A GPU error while waiting throws, naming `what`.
+class BatchTimer {
+ public:
+  BatchTimer();
+  ~BatchTimer();
+  BatchTimer(const BatchTimer&) = delete;
+  BatchTimer& operator=(const BatchTimer&) = delete;
+  std::vector<float> time(cudaStream_t stream, int launches, const std::function<void(int)>& launch,
+                          const std::string& what);
+
+ private:
+  cudaEvent_t ev_[2 * kBatchLaunches] = {};
+};
 // GPU, SMs, L2, driver, runtime, SM clock now, commit, date.
 BenchEnvironment collect_environment();
 std::string current_sm_clock_mhz();

@@ -17,6 +17,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <functional>
 #include <limits>
 #include <map>
 #include <random>
@@ -217,26 +218,20 @@ int tune_child(const tune::NamedShape& ns, const std::set<std::string>& excluded
   // 2. Timing: every round runs cuBLAS and each surviving candidate in a batch of
   // `launches` back to back (2 in the first round; kBatchLaunches, as bench, in the
   // refine round), rotating through the buffer sets; median of the timed rounds' events.
-  static_assert(kFirstRoundLaunches <= kBatchLaunches, "the events are sized for the longer batch");
-  cudaEvent_t ev[2 * kBatchLaunches];
-  for (auto& e : ev) check_cuda(cudaEventCreate(&e), "event");
+  static_assert(kFirstRoundLaunches <= kBatchLaunches, "a batch holds at most kBatchLaunches");
+  BatchTimer timer;
   std::vector<float> cublas_times;
   int slot = 0;
-  auto time_batch = [&](int launches, auto&& run, std::vector<float>* sink) {
-    spin_gpu(stream, kSpinBeforeBatchUs);  // as bench: the events time the GPU, not the launches
-    for (int i = 0; i < launches; ++i) {
-      const Set& b = bufs[slot];
-      slot = (slot + 1) % sets;
-      check_cuda(cudaEventRecord(ev[2 * i], stream), "event");
-      run(GemmOperands{b.a, b.b, b.c});
-      check_cuda(cudaEventRecord(ev[2 * i + 1], stream), "event");
-    }
-    check_cuda(cudaEventSynchronize(ev[2 * launches - 1]), "timing");
-    for (int i = 0; i < launches && sink; ++i) {
-      float ms = 0;
-      check_cuda(cudaEventElapsedTime(&ms, ev[2 * i], ev[2 * i + 1]), "elapsed");
-      sink->push_back(ms);
-    }
+  auto time_batch = [&](int launches, const std::function<void(const GemmOperands&)>& run, std::vector<float>* sink) {
+    const std::vector<float> ms = timer.time(
+        stream, launches,
+        [&](int) {
+          const Set& b = bufs[slot];
+          slot = (slot + 1) % sets;
+          run(GemmOperands{b.a, b.b, b.c});
+        },
+        "timing");
+    if (sink) sink->insert(sink->end(), ms.begin(), ms.end());
   };
   // Rounds of cuBLAS and the candidates `which` (indices into alive), `untimed` of
   // them first; candidate which[j]'s times go to times[j]. A candidate that throws is
