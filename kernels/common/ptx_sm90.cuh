@@ -1,7 +1,7 @@
 #pragma once
 // The hand-written PTX of the project: only what CCCL's cuda::ptx lacks in CUDA 13
-// (wgmma, ldmatrix/stmatrix, setmaxnreg, elect.sync, mapa, createpolicy, the
-// .L2::cache_hint form of the multicast TMA tile load and prefetch.tensormap). Everything else (TMA, mbarrier,
+// (wgmma, ldmatrix/stmatrix, setmaxnreg, elect.sync, mapa, createpolicy and the
+// .L2::cache_hint form of the multicast TMA tile load). Everything else (TMA, mbarrier,
 // fences, cluster barriers) goes through cuda::ptx.
 // The wgmma instructions themselves are generated: gemmscope/generated/wgmma_bf16.cuh.
 #include <cstdint>
@@ -114,13 +114,6 @@ __device__ __forceinline__ uint64_t createpolicy_evict_first() {
   uint64_t policy;
   asm volatile("createpolicy.fractional.L2::evict_first.b64 %0, 1.0;\n" : "=l"(policy));
   return policy;
-}
-
-// PTX ISA "prefetch.tensormap": fetch a tensor map (here a __grid_constant__
-// parameter's generic address) into the cache TMA reads descriptors from, so that
-// the first cp.async.bulk.tensor on it does not wait for that fetch.
-__device__ __forceinline__ void prefetch_tensormap(const void* map) {
-  asm volatile("prefetch.tensormap [%0];\n" ::"l"(reinterpret_cast<uint64_t>(map)) : "memory");
 }
 
 // PTX ISA "cp.async.bulk.tensor", 2-D tile, global to shared::cluster, completing on

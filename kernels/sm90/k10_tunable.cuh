@@ -148,13 +148,6 @@ __global__ void __launch_bounds__(128 * (1 + BM / 64), 1)
       cuda::ptx::mbarrier_init(&s.schedule_empty[i], kScheduleReaders);
     }
     fence_mbarrier_inits();
-  } else if (threadIdx.x == 32) {
-    // Another warp of the producer's warpgroup fetches the three tensor maps while
-    // thread 0 initialises the barriers: the first loads and the first store then
-    // find their descriptors cached.
-    ptx::prefetch_tensormap(&map_a);
-    ptx::prefetch_tensormap(&map_b);
-    ptx::prefetch_tensormap(&map_c);
   }
 
   // A piece of work: output tile origin, k-block range, and for a tile cut into
@@ -245,9 +238,6 @@ __global__ void __launch_bounds__(128 * (1 + BM / 64), 1)
       const TileSlice sa = slice_a(kCluster, rank, BM), sb = slice_b(kCluster, rank, BN);
       const uint16_t mask_a = multicast_mask_a(kCluster, rank), mask_b = multicast_mask_b(kCluster, rank);
       const DynamicSchedule dyn{workers};
-      // The tensor maps' generic addresses, formed once (not per load in the loop below).
-      const CUtensorMap* const tmap_a = &map_a;
-      const CUtensorMap* const tmap_b = &map_b;
       // The loop is instantiated once per B load form, chosen before it: a run-time
       // choice per load cost ~2 us at 128x5376x4096 (bench/results/2026-12-01-h200-l2-hints, call 2).
       auto produce = [&](auto evict_first) {
@@ -289,17 +279,17 @@ __global__ void __launch_bounds__(128 * (1 + BM / 64), 1)
               bf16* const a = s.a[st] + stage_k_offset(BM, j * kBoxK) / sizeof(bf16);
               bf16* const b = s.b[st] + stage_k_offset(BN, j * kBoxK) / sizeof(bf16);
               if constexpr (ClusterN == 1)
-                tma_load_2d(a, tmap_a, k0, w.m0, &s.full[st]);
+                tma_load_2d(a, &map_a, k0, w.m0, &s.full[st]);
               else
-                tma_load_2d_multicast(a + sa.row0 * kBoxK, tmap_a, k0, w.m0 + static_cast<int>(sa.row0),
+                tma_load_2d_multicast(a + sa.row0 * kBoxK, &map_a, k0, w.m0 + static_cast<int>(sa.row0),
                                       &s.full[st], mask_a);
               bf16* const b_slice = b + sb.row0 * kBoxK;
               const int b_row = w.n0 + static_cast<int>(sb.row0);
               if constexpr (kEvictFirstB)
-                ptx::tma_load_2d_multicast_hint(ptx::smem_u32(b_slice), tmap_b, k0, b_row, ptx::smem_u32(&s.full[st]),
+                ptx::tma_load_2d_multicast_hint(ptx::smem_u32(b_slice), &map_b, k0, b_row, ptx::smem_u32(&s.full[st]),
                                                 mask_b, policy_b);
               else
-                tma_load_2d_multicast(b_slice, tmap_b, k0, b_row, &s.full[st], mask_b);
+                tma_load_2d_multicast(b_slice, &map_b, k0, b_row, &s.full[st], mask_b);
             }
           }
           if constexpr (!Dynamic) have_ahead = walk_next(walk, ahead);
