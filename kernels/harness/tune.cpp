@@ -457,6 +457,11 @@ void run_tune(const TuneOptions& opt, tune::TuneCache cache) {
     outcome.failed = static_cast<int>(failures.size());
     outcome.timed = static_cast<int>(ok.size());
     outcome.cublas_ms = cublas_ms;
+    outcome.first_times = ok;
+    outcome.refined_times = refined;
+    outcome.cublas_first_ms = cublas_ms;
+    outcome.cublas_refined_ms = refined.empty() ? 0.0 : cublas_refined_ms;
+    outcome.where = {key.gpu, key.driver, key.cuda, today(), key.kernel_version};
     if (!ok.empty()) {
       auto fastest = [](const std::map<std::string, double>& times) {
         return *std::min_element(times.begin(), times.end(), [](auto& a, auto& b) { return a.second < b.second; });

@@ -1,6 +1,8 @@
 #include "tune/outcome.hpp"
 
 #include <cstdio>
+#include <iomanip>
+#include <sstream>
 
 namespace gemmscope::tune {
 namespace {
@@ -35,6 +37,33 @@ std::string outcome_table_row(const ShapeOutcome& o) {
                 o.best.empty() ? "(none passed)" : o.best.c_str(), o.best_ms, o.cublas_ms,
                 o.best_ms > 0 ? o.cublas_ms / o.best_ms : 0.0, o.timed, o.failed,
                 suffix.c_str());
+}
+
+std::string sweep_times_header() {
+  return "gpu,driver,cuda_runtime,kernel_version,date,label,m,n,k,round,config,median_ms,cublas_ms,ratio_to_cublas\n";
+}
+
+std::string sweep_times_rows(const ShapeOutcome& o) {
+  const SweepWhere& w = o.where;
+  if (o.skipped) return {};
+  const std::string label = o.shape.model.empty() ? std::string() : o.shape.model + "/" + o.shape.layer;
+  std::string out;
+  auto fixed = [](double v, int digits) {
+    std::ostringstream os;
+    os << std::fixed << std::setprecision(digits) << v;
+    return os.str();
+  };
+  const std::string where = "\"" + w.gpu + "\",\"" + w.driver + "\",\"" + w.cuda + "\"," + std::to_string(w.kernel_version) +
+                            "," + w.date + ",\"" + label + "\"," + std::to_string(o.shape.m) + "," +
+                            std::to_string(o.shape.n) + "," + std::to_string(o.shape.k) + ",";
+  auto rows = [&](const char* round, const std::map<std::string, double>& times, double cublas_ms) {
+    for (const auto& [config, ms] : times)
+      out += where + round + "," + config + "," + fixed(ms, 6) + "," + fixed(cublas_ms, 6) + "," +
+             fixed(ms > 0 ? cublas_ms / ms : 0.0, 5) + "\n";
+  };
+  rows("first", o.first_times, o.cublas_first_ms);
+  rows("refine", o.refined_times, o.cublas_refined_ms);
+  return out;
 }
 
 }  // namespace gemmscope::tune

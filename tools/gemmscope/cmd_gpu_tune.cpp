@@ -2,6 +2,9 @@
 // per shape, interleaved with cuBLAS, and keep the fastest correct one in the
 // tuning cache (JSON) that gemmscope::gemm and `bench --kernels auto` dispatch by.
 #include <cstdio>
+#include <fstream>
+#include <memory>
+#include <stdexcept>
 
 #include "command.hpp"
 #include "harness/harness.hpp"
@@ -9,6 +12,7 @@
 #include "shapes_arg.hpp"
 #include "tune/cache.hpp"
 #include "tune/config.hpp"
+#include "tune/outcome.hpp"
 
 namespace {
 
@@ -16,6 +20,7 @@ struct TuneArgs {
   std::string shapes = "bench/shapes/llm_projections.csv";
   std::string cache = "gemmscope-tune.json";
   std::string only;
+  std::string times;
   int warmup = 2, repeats = 10, refine = 3, refine_repeats = 30;
   bool quiet = false, skip_tuned = false;
   int hang_seconds = 120;
@@ -51,6 +56,9 @@ const gemmscope::cli::Registration reg{"tune", [](CLI::App& app) {
                       " launches each, as bench)")
       ->check(CLI::Range(1, 1000))
       ->capture_default_str();
+  cmd->add_option("--times", args->times,
+                  "also append every candidate's time (first and refine rounds, with cuBLAS's) to this CSV, shape "
+                  "by shape (created with its header if missing; a file with another header is refused)");
   cmd->add_flag("--quiet", args->quiet, "no progress bar");
   cmd->add_option("--hang-seconds", args->hang_seconds,
                   "kill a worker that reports nothing this long (a hung kernel) and record the configuration it ran")
@@ -85,13 +93,37 @@ const gemmscope::cli::Registration reg{"tune", [](CLI::App& app) {
     } catch (const gemmscope::tune::TuneCacheError& e) {
       throw std::invalid_argument(e.what());
     }
+    // --times: checked before any GPU work; an existing file must be one of ours.
+    std::shared_ptr<std::ofstream> times;
+    bool times_header_written = false;
+    if (!args->times.empty()) {
+      const std::string header = gemmscope::tune::sweep_times_header();
+      std::ifstream in(args->times, std::ios::binary);
+      std::string first;
+      const bool fresh = !in || !std::getline(in, first);
+      if (!fresh && first + "\n" != header)
+        throw std::invalid_argument("--times " + args->times + ": its first line is '" + first.substr(0, 80) +
+                                    "', not the header of a tune --times CSV (" + header.substr(0, header.size() - 1) +
+                                    "); refusing to append to it");
+      times = std::make_shared<std::ofstream>(args->times, std::ios::app | std::ios::binary);
+      if (!*times) throw std::invalid_argument("--times " + args->times + ": cannot open for appending");
+      // The header goes with the first rows: a sweep that times nothing leaves an empty file.
+      if (!fresh) times_header_written = true;
+    }
     // Each shape's row as soon as it is done, so a sweep stopped part-way still
     // shows what it tuned (the cache has it too: it is saved after every shape).
-    opt.on_shape = [header = true](const gemmscope::tune::ShapeOutcome& o) mutable {
+    opt.on_shape = [header = true, times, times_header = times_header_written](
+                       const gemmscope::tune::ShapeOutcome& o) mutable {
       if (header) std::fputs(gemmscope::tune::outcome_table_header().c_str(), stdout);
       header = false;
       std::fputs(gemmscope::tune::outcome_table_row(o).c_str(), stdout);
       std::fflush(stdout);
+      const std::string rows = times ? gemmscope::tune::sweep_times_rows(o) : std::string();
+      if (!rows.empty()) {
+        if (!times_header) *times << gemmscope::tune::sweep_times_header();
+        times_header = true;
+        *times << rows << std::flush;
+      }
     };
     try {
       gemmscope::harness::run_tune(opt, std::move(cache));

@@ -328,6 +328,22 @@ TEST_F(CliErrors, TuneConfigurationsCachesAndShapeSets) {
     std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
     EXPECT_EQ(text, "{\"format\":\"x\"}");
   }
+  {
+    // tune --times appends to its own CSV only: another file is refused and left as it was.
+    const std::string times = dir + "/not_times.csv";
+    std::ofstream(times) << "kernel,m,n,k\nauto,1,2,3\n";
+    expect_refused({{"tune", "--shapes", "64x64x64", "--cache", dir + "/unused_cache.json", "--times", times},
+                    "gemmscope: --times " + times +
+                        ": its first line is 'kernel,m,n,k', not the header of a tune --times CSV (gpu,driver,"
+                        "cuda_runtime,kernel_version,date,label,m,n,k,round,config,median_ms,cublas_ms,"
+                        "ratio_to_cublas); refusing to append to it"});
+    std::ifstream in(times);
+    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    EXPECT_EQ(text, "kernel,m,n,k\nauto,1,2,3\n");
+    expect_refused({{"tune", "--shapes", "64x64x64", "--cache", dir + "/unused_cache.json", "--times",
+                     "/no/such/dir/t.csv"},
+                    "gemmscope: --times /no/such/dir/t.csv: cannot open for appending"});
+  }
   expect_refused({{"bench", "--kernels", "auto,cublas", "--shapes", "64x64x64", "--csv", "/no/such/dir/r.csv"},
                   "gemmscope: --csv '/no/such/dir/r.csv' cannot be opened for writing"});
 }

@@ -50,5 +50,31 @@ TEST(TuneOutcome, HeaderSkippedNoneAndKept) {
             std::string::npos);
 }
 
+// tune --times: one CSV row per round and candidate, written out by hand; the
+// ratio is cuBLAS's median over the candidate's, from the same round.
+TEST(TuneOutcome, SweepTimesRowsEveryCandidateOfBothRounds) {
+  EXPECT_EQ(sweep_times_header(),
+            "gpu,driver,cuda_runtime,kernel_version,date,label,m,n,k,round,config,median_ms,cublas_ms,ratio_to_cublas\n");
+  ShapeOutcome o;
+  o.shape = NamedShape{"qwen2.5-7b", "qkv", 256, 4608, 3584};
+  o.where = SweepWhere{"NVIDIA H200", "580.159.04", "13.0", "2026-12-01T12:00:00Z", 7};
+  o.first_times = {{"64x96x64.s10.wg1.c2x1.static.g0.sk1", 0.02}, {"64x192x64.s6.wg1.c2x1.static.g0.sk1", 0.025}};
+  o.cublas_first_ms = 0.0175;
+  o.refined_times = {{"64x96x64.s10.wg1.c2x1.static.g0.sk1", 0.0195}};
+  o.cublas_refined_ms = 0.0156;
+  const std::string where = "\"NVIDIA H200\",\"580.159.04\",\"13.0\",7,2026-12-01T12:00:00Z,\"qwen2.5-7b/qkv\",256,4608,3584,";
+  EXPECT_EQ(sweep_times_rows(o),
+            // first round, configurations in name order
+            where + "first,64x192x64.s6.wg1.c2x1.static.g0.sk1,0.025000,0.017500,0.70000\n" +
+            where + "first,64x96x64.s10.wg1.c2x1.static.g0.sk1,0.020000,0.017500,0.87500\n" +
+            where + "refine,64x96x64.s10.wg1.c2x1.static.g0.sk1,0.019500,0.015600,0.80000\n");
+  // A shape given as MxNxK has no label; a skipped shape has no rows.
+  o.shape.model.clear(), o.shape.layer.clear();
+  o.refined_times.clear();
+  EXPECT_NE(sweep_times_rows(o).find(",7,2026-12-01T12:00:00Z,\"\",256,4608,3584,first,"), std::string::npos);
+  o.skipped = true;
+  EXPECT_EQ(sweep_times_rows(o), "");
+}
+
 }  // namespace
 }  // namespace gemmscope::tune
