@@ -20,3 +20,5 @@ for rep in 1 2; do
 done
 GEMMSCOPE_TUNE_CACHE=$OUT/tune-cache.json timeout 60 .carry/gemmscope check --kernels auto --cases 8 --max-dim 2000 \
   >"$OUT/check.log" 2>&1; echo "check rc=$?"
+# At most 8 files come back.
+tar -C "$OUT" -czf "$OUT/extra.tar.gz" summary-tune.txt check.log && rm "$OUT/summary-tune.txt" "$OUT/check.log"
