@@ -15,11 +15,8 @@
 #include "gemmscope/tuned.hpp"
 #include "harness/cublas.hpp"
 #include "harness/harness.hpp"
+#include "gemmscope/generated/git_commit.hpp"  // GEMMSCOPE_GIT_COMMIT, written at every build
 #include "sm90/ladder.hpp"
-
-#ifndef GEMMSCOPE_GIT_COMMIT
-#define GEMMSCOPE_GIT_COMMIT "unknown"
-#endif
 
 namespace gemmscope::harness {
 namespace {
