@@ -25,7 +25,12 @@
 //            124 of the 132 SMs at 128x5376x4096, where 64 x 96 fills 112; it ran
 //            level with 64 x 96 there (18.46 against 18.30-18.62 us), so the decode
 //            GEMM is not bound by each SM's share of the stream, and won no shape in
-//            the version-7 tune: not compiled (bench/results/2026-12-01-h200-v7-tile-88)
+//            the version-7 tune: not compiled (bench/results/2026-12-01-h200-v7-tile-88).
+//            64 x 144 and 64 x 168 (16- and 56-column boxes, 72- and 84-row B slices
+//            in 2x1) are the 64-row tiles of width N / 32 at N = 4608 and 5376: at
+//            M = 256 they make 4 x 32 = 128 tiles, where 64 x 192 makes 96 at N = 4608
+//            (bench/results/2026-12-01-h200-tensormap-prefetch, call 2: the best of
+//            all candidates there ran at 0.88 of cuBLAS)
 //   STAGES   depth of the TMA -> wgmma ring (as many as fit in 227 KiB next to
 //            the epilogue's staging buffers). A stage fewer for a staging buffer
 //            per box (the batched epilogue) lost: 128x256 s3, 128x224 s3 and
@@ -88,4 +93,6 @@
   X(64, 96, 128, 5, 2, 1, 0, 0)  \
   X(64, 128, 128, 4, 2, 1, 0, 0) \
   X(64, 64, 128, 6, 2, 1, 0, 0)  \
-  X(128, 168, 64, 5, 2, 1, 0, 0)
+  X(128, 168, 64, 5, 2, 1, 0, 0)  \
+  X(64, 144, 64, 7, 2, 1, 0, 0)  \
+  X(64, 168, 64, 7, 2, 1, 0, 0)
