@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Per-shape auto/cuBLAS ratios of old and new bench CSVs (ab-old-N.csv, ab-new-N.csv).
 Usage: summarize.py RUN_DIR [RUN_DIR...]  prints, per shape, each run's ratio, then the
-geomean and minimum by group (the 48 LLM shapes, the held-out set, by M)."""
+geomean and minimum by group: "llm" (the models of llm_projections.csv: the 48 shapes in
+calls 1, 3 and 4, their M = 256 rows in call 5), "held-out" (Qwen2.5-7B), and each by M."""
 import csv, glob, math, os, sys
 from collections import defaultdict
 
@@ -25,8 +26,8 @@ for s in shapes:
 groups = defaultdict(list)
 for s in shapes:
     held = s[0].startswith('qwen')
-    groups['held-out' if held else 'llm48'].append(s)
-    groups[('held-out M=%d' if held else 'llm48 M=%d') % s[1]].append(s)
+    groups['held-out' if held else 'llm'].append(s)
+    groups[('held-out M=%d' if held else 'llm M=%d') % s[1]].append(s)
 print()
 for g, ss in sorted(groups.items()):
     print('%-18s ' % g + ' '.join('%7.3f/%5.3f' % (gm([runs[n][s][0] for s in ss]), min(runs[n][s][0] for s in ss)) for n in names))
