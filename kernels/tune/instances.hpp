@@ -30,7 +30,9 @@
 //            in 2x1) are the 64-row tiles of width N / 32 at N = 4608 and 5376: at
 //            M = 256 they make 4 x 32 = 128 tiles, where 64 x 192 makes 96 at N = 4608
 //            (bench/results/2026-12-01-h200-tensormap-prefetch, call 2: the best of
-//            all candidates there ran at 0.88 of cuBLAS)
+//            all candidates there ran at 0.88 of cuBLAS). Through the heuristic they
+//            took 256x4608x3584 from 0.83 to 0.90 and 256x5376x4096 from 0.92 to 0.95
+//            of cuBLAS (call 5)
 //   STAGES   depth of the TMA -> wgmma ring (as many as fit in 227 KiB next to
 //            the epilogue's staging buffers). A stage fewer for a staging buffer
 //            per box (the batched epilogue) lost: 128x256 s3, 128x224 s3 and
