@@ -11,11 +11,11 @@
 #include <numeric>
 #include <sstream>
 
+#include "gemmscope/generated/git_commit.hpp"  // GEMMSCOPE_GIT_COMMIT, written at every build
 #include "gemmscope/sm100.hpp"
 #include "gemmscope/tuned.hpp"
 #include "harness/cublas.hpp"
 #include "harness/harness.hpp"
-#include "gemmscope/generated/git_commit.hpp"  // GEMMSCOPE_GIT_COMMIT, written at every build
 #include "sm90/ladder.hpp"
 
 namespace gemmscope::harness {
