@@ -17,7 +17,6 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
-#include <functional>
 #include <limits>
 #include <map>
 #include <random>
@@ -222,7 +221,7 @@ int tune_child(const tune::NamedShape& ns, const std::set<std::string>& excluded
   BatchTimer timer;
   std::vector<float> cublas_times;
   int slot = 0;
-  auto time_batch = [&](int launches, const std::function<void(const GemmOperands&)>& run, std::vector<float>* sink) {
+  auto time_batch = [&](int launches, auto&& run, std::vector<float>* sink) {
     const std::vector<float> ms = timer.time(
         stream, launches,
         [&](int) {

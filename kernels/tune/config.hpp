@@ -70,8 +70,11 @@ namespace gemmscope::tune {
 //    B's loads evict_first where one cluster row reads B once (evict_first_b) came
 //    under version 7: a launch without it runs the configurations as tuned, and the
 //    48-shape bench through the kept cache, against main's binaries in the same call,
-//    is the measure (bench/results/2026-12-01-h200-l2-hints); the M = 128 entries were
-//    tuned with plain B loads and not re-tuned.
+//    is the measure (bench/results/2026-12-01-h200-l2-hints). Re-tuning the 12 M = 128
+//    entries under it changed 5 picks and lost overall; one entry that won in two calls
+//    was taken (bench/results/2026-12-01-h200-tensormap-prefetch, calls 3-4). The
+//    64 x N/32 instances (64x144, 64x168) came under version 7 too: new rows, the other
+//    instances' code unchanged.
 inline constexpr int kKernelVersion = 7;
 
 enum class Schedule { Static, Dynamic };

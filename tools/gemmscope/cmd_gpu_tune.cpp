@@ -58,7 +58,8 @@ const gemmscope::cli::Registration reg{"tune", [](CLI::App& app) {
       ->capture_default_str();
   cmd->add_option("--times", args->times,
                   "also append every candidate's time (first and refine rounds, with cuBLAS's) to this CSV, shape "
-                  "by shape (created with its header if missing; a file with another header is refused)");
+                  "by shape (created if missing, its header written with the first rows; a file with another header "
+                  "is refused)");
   cmd->add_flag("--quiet", args->quiet, "no progress bar");
   cmd->add_option("--hang-seconds", args->hang_seconds,
                   "kill a worker that reports nothing this long (a hung kernel) and record the configuration it ran")
@@ -95,7 +96,7 @@ const gemmscope::cli::Registration reg{"tune", [](CLI::App& app) {
     }
     // --times: checked before any GPU work; an existing file must be one of ours.
     std::shared_ptr<std::ofstream> times;
-    bool times_header_written = false;
+    bool times_need_header = false;  // a new or empty file: the header goes with the first rows
     if (!args->times.empty()) {
       const std::string header = gemmscope::tune::sweep_times_header();
       std::ifstream in(args->times, std::ios::binary);
@@ -107,21 +108,19 @@ const gemmscope::cli::Registration reg{"tune", [](CLI::App& app) {
                                     "); refusing to append to it");
       times = std::make_shared<std::ofstream>(args->times, std::ios::app | std::ios::binary);
       if (!*times) throw std::invalid_argument("--times " + args->times + ": cannot open for appending");
-      // The header goes with the first rows: a sweep that times nothing leaves an empty file.
-      if (!fresh) times_header_written = true;
+      times_need_header = fresh;
     }
     // Each shape's row as soon as it is done, so a sweep stopped part-way still
     // shows what it tuned (the cache has it too: it is saved after every shape).
-    opt.on_shape = [header = true, times, times_header = times_header_written](
-                       const gemmscope::tune::ShapeOutcome& o) mutable {
+    opt.on_shape = [header = true, times, times_need_header](const gemmscope::tune::ShapeOutcome& o) mutable {
       if (header) std::fputs(gemmscope::tune::outcome_table_header().c_str(), stdout);
       header = false;
       std::fputs(gemmscope::tune::outcome_table_row(o).c_str(), stdout);
       std::fflush(stdout);
       const std::string rows = times ? gemmscope::tune::sweep_times_rows(o) : std::string();
       if (!rows.empty()) {
-        if (!times_header) *times << gemmscope::tune::sweep_times_header();
-        times_header = true;
+        if (times_need_header) *times << gemmscope::tune::sweep_times_header();
+        times_need_header = false;
         *times << rows << std::flush;
       }
     };
