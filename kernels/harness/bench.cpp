@@ -14,6 +14,7 @@
 #include "gemmscope/generated/git_commit.hpp"  // GEMMSCOPE_GIT_COMMIT, written at every build
 #include "gemmscope/sm100.hpp"
 #include "gemmscope/tuned.hpp"
+#include "harness/clock_sampler.hpp"
 #include "harness/cublas.hpp"
 #include "harness/harness.hpp"
 #include "sm90/ladder.hpp"
@@ -90,6 +91,18 @@ BenchReport run_bench(const BenchOptions& opt) {
     report.env.l2_before_batch = "cleaned";
   }
 
+  std::unique_ptr<ClockSampler> sampler;
+  if (opt.clocks) {
+    constexpr auto kPeriod = std::chrono::microseconds(100);
+    sampler = std::make_unique<ClockSampler>(0, kPeriod);
+    report.env.clock_sampling = sampler->available() ? "NVML every 100 us" : "unavailable: " + sampler->why_unavailable();
+    if (!sampler->available())
+      std::fprintf(stderr, "gemmscope bench: --clocks: NVML unavailable (%s); the clock columns stay empty\n",
+                   sampler->why_unavailable().c_str());
+  }
+  cudaDeviceProp prop{};
+  check_cuda(cudaGetDeviceProperties(&prop, 0), "cudaGetDeviceProperties");
+
   Cublas cublas;
   cudaStream_t stream;
   check_cuda(cudaStreamCreate(&stream), "stream");
@@ -118,6 +131,7 @@ BenchReport run_bench(const BenchOptions& opt) {
       std::string note;
       std::string detail;
       bool slow_warm = false;  // one warm-up round took over 100 ms: skip the rest of the warm-up
+      ClockTally clock;        // bench --clocks: samples during the timed (not warm-up) batches
     };
     std::vector<Entry> entries;
     for (const std::string& name : opt.kernels) {
@@ -182,6 +196,16 @@ BenchReport run_bench(const BenchOptions& opt) {
         std::vector<float> batch;
         try {
           if (cleaner) cleaner->run(stream);
+          const bool sample = sampler && rep >= opt.warmup;
+          // The batch's opening spin is not the kernel's clock: skipped.
+          if (sample)
+            sampler->begin(&e.clock, std::chrono::microseconds(static_cast<int64_t>(kSpinBeforeBatchUs)));
+          struct EndSample {
+            ClockSampler* s;
+            ~EndSample() {
+              if (s) s->end();
+            }
+          } end_sample{sample ? sampler.get() : nullptr};
           batch = timer.time(
               stream, kBatchLaunches,
               [&](int) {
@@ -222,6 +246,14 @@ BenchReport run_bench(const BenchOptions& opt) {
         row.spread_pct = 100.0 * (percentile(e.times, 0.9) - percentile(e.times, 0.1)) / row.median_ms;
         row.tflops = 2.0 * s.m * s.n * s.k / (row.median_ms * 1e-3) / 1e12;
         row.ratio_to_cublas = cublas_ms > 0 ? cublas_ms / row.median_ms : 0;
+      }
+      row.clock_samples = e.clock.samples;
+      if (e.clock.samples) {
+        row.sm_clock_mhz = e.clock.mean_mhz();
+        row.power_capped_pct = e.clock.power_capped_pct();
+        row.slowdown_pct = e.clock.slowdown_pct();
+        if (prop.major == 9 && row.tflops > 0)
+          row.tensor_peak_pct = sm90_tensor_peak_pct(row.tflops, row.sm_clock_mhz, prop.multiProcessorCount);
       }
       report.rows.push_back(row);
     }

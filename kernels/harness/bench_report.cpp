@@ -33,6 +33,9 @@ std::string dump(const nlohmann::ordered_json& j) {
   return j.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
 }
 
+// A clock figure, or null where the row was not sampled.
+nlohmann::ordered_json sampled(const BenchRow& r, double v) { return r.clock_samples ? number(v) : nullptr; }
+
 }  // namespace
 
 std::vector<BenchSummary> BenchReport::summary() const {
@@ -58,14 +61,23 @@ std::vector<BenchSummary> BenchReport::summary() const {
 std::string BenchReport::to_csv() const {
   std::ostringstream os;
   os << "kernel,m,n,k,median_ms,min_ms,max_ms,spread_pct,tflops,ratio_to_cublas,buffer_sets,gpu,driver,cuda_runtime,"
-        "sm_clock_before_mhz,sm_clock_after_mhz,commit,date,label,detail,note,l2_before_batch\n";
-  for (const auto& r : rows)
+        "sm_clock_before_mhz,sm_clock_after_mhz,commit,date,label,detail,note,l2_before_batch,clock_sampling,clock_samples,"
+        "sm_clock_mhz,power_capped_pct,slowdown_pct,tensor_peak_pct\n";
+  for (const auto& r : rows) {
     os << quoted(r.kernel) << ',' << r.shape.m << ',' << r.shape.n << ',' << r.shape.k << ',' << r.median_ms << ','
        << r.min_ms << ',' << r.max_ms << ',' << r.spread_pct << ',' << r.tflops << ',' << r.ratio_to_cublas << ','
        << r.buffer_sets << ',' << quoted(env.gpu) << ',' << quoted(env.driver) << ',' << quoted(env.cuda_runtime)
        << ',' << quoted(env.sm_clock_before_mhz) << ',' << quoted(env.sm_clock_after_mhz) << ','
        << quoted(env.commit) << ',' << quoted(env.date) << ',' << quoted(r.label) << ',' << quoted(r.detail) << ','
-       << quoted(r.note) << ',' << quoted(env.l2_before_batch) << '\n';
+       << quoted(r.note) << ',' << quoted(env.l2_before_batch) << ',' << quoted(env.clock_sampling) << ','
+       << r.clock_samples;
+    // Not sampled: empty fields, not zeros.
+    if (r.clock_samples)
+      os << ',' << r.sm_clock_mhz << ',' << r.power_capped_pct << ',' << r.slowdown_pct << ',' << r.tensor_peak_pct;
+    else
+      os << ",,,,";
+    os << '\n';
+  }
   return os.str();
 }
 
@@ -81,7 +93,8 @@ std::string BenchReport::to_json() const {
                                     {"sm_clock_after_mhz", env.sm_clock_after_mhz},
                                     {"commit", env.commit},
                                     {"date", env.date},
-                                    {"l2_before_batch", env.l2_before_batch}};
+                                    {"l2_before_batch", env.l2_before_batch},
+                                    {"clock_sampling", env.clock_sampling}};
   std::string out = "{\n  \"schema_version\": 1,\n  \"environment\": " + dump(environment) + ",\n  \"rows\": [\n";
   for (size_t i = 0; i < rows.size(); ++i) {
     const BenchRow& r = rows[i];
@@ -98,7 +111,12 @@ std::string BenchReport::to_json() const {
                               {"buffer_sets", r.buffer_sets},
                               {"label", r.label},
                               {"detail", r.detail},
-                              {"note", r.note}};
+                              {"note", r.note},
+                              {"clock_samples", r.clock_samples},
+                              {"sm_clock_mhz", sampled(r, r.sm_clock_mhz)},
+                              {"power_capped_pct", sampled(r, r.power_capped_pct)},
+                              {"slowdown_pct", sampled(r, r.slowdown_pct)},
+                              {"tensor_peak_pct", sampled(r, r.tensor_peak_pct)}};
     out += "    " + dump(row) + (i + 1 < rows.size() ? ",\n" : "\n");
   }
   out += "  ],\n  \"summary\": [\n";
@@ -129,6 +147,11 @@ std::string BenchReport::to_table() const {
                   shape_str(r.shape).c_str(), r.median_ms, r.tflops, r.spread_pct, r.ratio_to_cublas);
     os << line;
     if (!r.label.empty()) os << "  " << r.label;
+    if (r.clock_samples) {
+      std::snprintf(line, sizeof(line), "  [%.0f MHz, power cap %.0f%%, %.1f%% of tensor peak at that clock]",
+                    r.sm_clock_mhz, r.power_capped_pct, r.tensor_peak_pct);
+      os << line;
+    }
     if (!r.detail.empty()) os << "  " << r.detail;
     os << "\n";
   }

@@ -20,6 +20,12 @@ struct BenchRow {
   std::string note;                                             // refusal or error
   std::string label;                                            // the shape's name in a shape set
   std::string detail;                                           // "auto": what it dispatched to
+  // bench --clocks: NVML samples taken while this kernel's timed batches ran (0 samples:
+  // not sampled, and the columns below are empty). The SM clock's mean over them, the
+  // share with the power cap or a hardware slowdown among the clocks-event reasons, and
+  // the TFLOP/s as a percent of the dense bf16 tensor peak at that mean clock (sm_90).
+  uint64_t clock_samples = 0;
+  double sm_clock_mhz = 0, power_capped_pct = 0, slowdown_pct = 0, tensor_peak_pct = 0;
 };
 // Per kernel over all shapes it ran: geometric mean and minimum of the ratio to cuBLAS.
 struct BenchSummary {
@@ -33,6 +39,8 @@ struct BenchEnvironment {
   // What each timed batch found in L2: "as left" by the kernel timed before it, or
   // "cleaned" (bench --clean-l2: a read of twice L2 evicts the dirty lines first).
   std::string l2_before_batch = "as left";
+  // "off", "NVML every 100 us", or "unavailable: <why>" (bench --clocks).
+  std::string clock_sampling = "off";
   int sm_count = 0;
   int64_t l2_bytes = 0;
 };

@@ -82,6 +82,9 @@ struct BenchOptions {
   // Evict L2's dirty lines before each timed batch (L2Cleaner), so no kernel pays for
   // the write-backs of the one timed before it (a split-K or stream-K workspace, C).
   bool clean_l2 = false;
+  // Sample the SM clock and NVML's clocks-event reasons during each kernel's timed
+  // batches (ClockSampler), into the rows' sm_clock_mhz, power_capped_pct, ...
+  bool clocks = false;
 };
 BenchReport run_bench(const BenchOptions& options);
 // A zeroed scratch buffer of twice `l2_bytes`; run() reads it on the stream, so L2

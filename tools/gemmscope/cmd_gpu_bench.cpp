@@ -16,7 +16,7 @@ struct BenchArgs {
   std::string shapes = "4096x4096x4096,8192x8192x8192";
   int warmup = 5, repeats = 30;
   std::string csv, json, cache;
-  bool quiet = false, clean_l2 = false;
+  bool quiet = false, clean_l2 = false, clocks = false;
 };
 
 std::vector<std::string> split(const std::string& s) {
@@ -48,6 +48,10 @@ const gemmscope::cli::Registration reg{"bench", [](CLI::App& app) {
   cmd->add_flag("--clean-l2", args->clean_l2,
                 "before each timed batch, read twice L2 so that no kernel pays for the write-backs of the one "
                 "timed before it (recorded as l2_before_batch)");
+  cmd->add_flag("--clocks", args->clocks,
+                "sample the SM clock and NVML's clocks-event reasons every 100 us during each kernel's timed "
+                "batches: the rows get sm_clock_mhz, power_capped_pct, slowdown_pct and tensor_peak_pct (the "
+                "TFLOP/s as a percent of the dense bf16 peak at that clock); needs the driver's libnvidia-ml.so.1");
   cmd->callback([args] {
     gemmscope::harness::BenchOptions opt;
     opt.kernels = split(args->kernels);
@@ -85,6 +89,7 @@ const gemmscope::cli::Registration reg{"bench", [](CLI::App& app) {
     opt.repeats = args->repeats;
     opt.progress = !args->quiet;
     opt.clean_l2 = args->clean_l2;
+    opt.clocks = args->clocks;
     const auto report = gemmscope::harness::run_bench(opt);
     std::printf("# %s, %d SMs, driver %s, CUDA runtime %s, SM clock %s -> %s MHz, commit %s, %s\n",
                 report.env.gpu.c_str(), report.env.sm_count, report.env.driver.c_str(),

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "harness/bench_report.hpp"
+#include "harness/clock_tally.hpp"
 #if __has_include("report/ladder_chart.hpp")
 #include "report/ladder_chart.hpp"
 #define GEMMSCOPE_HAVE_LADDER_CHART 1
@@ -47,6 +48,12 @@ BenchReport sample() {
   rep.rows.push_back(row("auto", {512, 4096, 4096}, 0.0548, 0.5, "llama3-8b/o"));
   rep.rows.push_back(row("auto", {128, 64, 64}, 0.001, 2.0, "a, \"quoted\" label\twith a tab"));
   rep.rows.back().detail = "k10:128x128x64.s6.wg2.c2x1.static.g0.sk1 (tuning cache /tmp/x.json)";
+  rep.env.clock_sampling = "NVML every 100 us";
+  rep.rows[1].clock_samples = 40;
+  rep.rows[1].sm_clock_mhz = 1560.5;
+  rep.rows[1].power_capped_pct = 87.5;
+  rep.rows[1].slowdown_pct = 2.5;
+  rep.rows[1].tensor_peak_pct = 91.25;
   BenchRow broken = row("k10:64x64x64.s12.wg1.c2x1.static.g0.sk1", {8, 8, 8}, 0.0, 0.0, "bad\xff" "byte");
   broken.tflops = std::numeric_limits<double>::quiet_NaN();
   broken.ratio_to_cublas = std::numeric_limits<double>::infinity();
@@ -76,6 +83,52 @@ TEST(BenchReport, JsonParsesAndKeepsEveryField) {
   EXPECT_TRUE(j["rows"][3]["ratio_to_cublas"].is_null());
   EXPECT_EQ(j["rows"][3]["note"], "line one\nline two");
   EXPECT_EQ(j["rows"][3]["label"], "bad\xEF\xBF\xBD" "byte");
+  // Clock samples: the sampled row has them, an unsampled row has nulls.
+  EXPECT_EQ(j["environment"]["clock_sampling"], "NVML every 100 us");
+  EXPECT_EQ(j["rows"][1]["clock_samples"], 40);
+  EXPECT_DOUBLE_EQ(j["rows"][1]["sm_clock_mhz"].get<double>(), 1560.5);
+  EXPECT_DOUBLE_EQ(j["rows"][1]["power_capped_pct"].get<double>(), 87.5);
+  EXPECT_DOUBLE_EQ(j["rows"][1]["slowdown_pct"].get<double>(), 2.5);
+  EXPECT_DOUBLE_EQ(j["rows"][1]["tensor_peak_pct"].get<double>(), 91.25);
+  EXPECT_EQ(j["rows"][0]["clock_samples"], 0);
+  EXPECT_TRUE(j["rows"][0]["sm_clock_mhz"].is_null());
+  EXPECT_TRUE(j["rows"][0]["tensor_peak_pct"].is_null());
+  EXPECT_EQ(nlohmann::json::parse(BenchReport{}.to_json())["environment"]["clock_sampling"], "off");
+}
+
+// The NVML reason bits as the NVML API reference lists them (nvmlClocksEventReason*):
+// GpuIdle 0x1, SwPowerCap 0x4, HwSlowdown 0x8, SwThermalSlowdown 0x20,
+// HwThermalSlowdown 0x40, HwPowerBrakeSlowdown 0x80.
+TEST(ClockTally, MeanExtremesAndReasonShares) {
+  ClockTally t;
+  EXPECT_EQ(t.mean_mhz(), 0);
+  EXPECT_EQ(t.power_capped_pct(), 0);
+  t.add(1980, 0x0);
+  t.add(1500, 0x4);          // power cap
+  t.add(1400, 0x4 | 0x40);   // power cap and HW thermal slowdown
+  t.add(345, 0x1);           // idle: neither
+  t.add(1200, 0x80);         // power brake: a slowdown, not the cap
+  EXPECT_EQ(t.samples, 5u);
+  EXPECT_DOUBLE_EQ(t.mean_mhz(), (1980.0 + 1500 + 1400 + 345 + 1200) / 5);
+  EXPECT_EQ(t.min_mhz, 345u);
+  EXPECT_EQ(t.max_mhz, 1980u);
+  EXPECT_DOUBLE_EQ(t.power_capped_pct(), 40.0);
+  EXPECT_DOUBLE_EQ(t.slowdown_pct(), 40.0);
+  ClockTally slow;
+  slow.add(1000, 0x8);
+  slow.add(1000, 0x20);
+  EXPECT_DOUBLE_EQ(slow.slowdown_pct(), 100.0);
+  EXPECT_DOUBLE_EQ(slow.power_capped_pct(), 0.0);
+}
+
+// NVIDIA's H100 SXM datasheet figure, 989.4 dense BF16 TFLOP/s on 132 SMs at the
+// 1830 MHz boost clock, is the whole peak; half the clock doubles the share.
+TEST(ClockTally, Sm90TensorPeakPercentMatchesThePublishedPeak) {
+  EXPECT_NEAR(sm90_tensor_peak_pct(989.4, 1830, 132), 100.0, 0.05);
+  EXPECT_NEAR(sm90_tensor_peak_pct(494.7, 915, 132), 100.0, 0.05);
+  EXPECT_NEAR(sm90_tensor_peak_pct(494.7, 1830, 132), 50.0, 0.05);
+  EXPECT_EQ(sm90_tensor_peak_pct(500, 0, 132), 0);
+  EXPECT_EQ(sm90_tensor_peak_pct(500, 1500, 0), 0);
 }
 
 TEST(BenchReport, SummaryIsTheGeometricMeanOfTheFiniteRatios) {
@@ -130,7 +183,7 @@ TEST(BenchReport, CsvReadsBackFieldByField) {
   const auto rows = read_csv(rep.to_csv());
   ASSERT_EQ(rows.size(), 5u);
   const auto& header = rows[0];
-  ASSERT_EQ(header.size(), 22u);
+  ASSERT_EQ(header.size(), 28u);
   for (size_t r = 1; r < rows.size(); ++r) ASSERT_EQ(rows[r].size(), header.size()) << "row " << r;
   auto col = [&](const char* name) {
     for (size_t i = 0; i < header.size(); ++i)
@@ -146,6 +199,22 @@ TEST(BenchReport, CsvReadsBackFieldByField) {
   EXPECT_EQ(rows[4][col("note")], "line one\nline two");
   EXPECT_EQ(rows[2][col("kernel")], "auto");
   EXPECT_DOUBLE_EQ(std::stod(rows[2][col("ratio_to_cublas")]), 0.5);
+  // The sampled row carries its clock figures; the others leave them empty.
+  EXPECT_EQ(rows[2][col("clock_sampling")], "NVML every 100 us");
+  EXPECT_EQ(rows[2][col("clock_samples")], "40");
+  EXPECT_DOUBLE_EQ(std::stod(rows[2][col("sm_clock_mhz")]), 1560.5);
+  EXPECT_DOUBLE_EQ(std::stod(rows[2][col("power_capped_pct")]), 87.5);
+  EXPECT_DOUBLE_EQ(std::stod(rows[2][col("slowdown_pct")]), 2.5);
+  EXPECT_DOUBLE_EQ(std::stod(rows[2][col("tensor_peak_pct")]), 91.25);
+  EXPECT_EQ(rows[1][col("clock_samples")], "0");
+  EXPECT_EQ(rows[1][col("sm_clock_mhz")], "");
+  EXPECT_EQ(rows[3][col("tensor_peak_pct")], "");
+}
+
+TEST(BenchReport, TableShowsTheClockOfSampledRowsOnly) {
+  const std::string table = sample().to_table();
+  EXPECT_NE(table.find("[1560 MHz, power cap 88%, 91.2% of tensor peak at that clock]"), std::string::npos) << table;
+  EXPECT_EQ(table.find("MHz", table.find("MHz") + 1), std::string::npos) << table;
 }
 
 }  // namespace
