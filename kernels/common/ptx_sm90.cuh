@@ -132,4 +132,15 @@ __device__ __forceinline__ void tma_load_2d_multicast_hint(uint32_t smem_dst, co
       : "memory");
 }
 
+// The same load into this CTA's shared memory only (no .multicast::cluster), with
+// .L2::cache_hint. `smem_dst` and `smem_bar` are this CTA's shared addresses.
+__device__ __forceinline__ void tma_load_2d_hint(uint32_t smem_dst, const void* map, int32_t col, int32_t row,
+                                                 uint32_t smem_bar, uint64_t policy) {
+  asm volatile(
+      "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.L2::cache_hint"
+      " [%0], [%1, {%2, %3}], [%4], %5;\n" ::"r"(smem_dst),
+      "l"(map), "r"(col), "r"(row), "r"(smem_bar), "l"(policy)
+      : "memory");
+}
+
 }  // namespace gemmscope::ptx

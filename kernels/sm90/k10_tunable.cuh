@@ -283,13 +283,24 @@ __global__ void __launch_bounds__(128 * (1 + BM / 64), 1)
               else
                 tma_load_2d_multicast(a + sa.row0 * kBoxK, &map_a, k0, w.m0 + static_cast<int>(sa.row0),
                                       &s.full[st], mask_a);
-              bf16* const b_slice = b + sb.row0 * kBoxK;
-              const int b_row = w.n0 + static_cast<int>(sb.row0);
-              if constexpr (kEvictFirstB)
-                ptx::tma_load_2d_multicast_hint(ptx::smem_u32(b_slice), &map_b, k0, b_row, ptx::smem_u32(&s.full[st]),
-                                                mask_b, policy_b);
-              else
-                tma_load_2d_multicast(b_slice, &map_b, k0, b_row, &s.full[st], mask_b);
+              if constexpr (ClusterM == 1) {
+                // B shared with no other CTA of the cluster: a plain load, not a multicast
+                // to this CTA alone. L2's request coalescer merges plain requests for the
+                // same box from CTAs of other tile rows, and merged none of the multicast
+                // form (ncu's lrc__ counters, bench/results/2026-12-01-h200-clocks).
+                if constexpr (kEvictFirstB)
+                  ptx::tma_load_2d_hint(ptx::smem_u32(b), &map_b, k0, w.n0, ptx::smem_u32(&s.full[st]), policy_b);
+                else
+                  tma_load_2d(b, &map_b, k0, w.n0, &s.full[st]);
+              } else {
+                bf16* const b_slice = b + sb.row0 * kBoxK;
+                const int b_row = w.n0 + static_cast<int>(sb.row0);
+                if constexpr (kEvictFirstB)
+                  ptx::tma_load_2d_multicast_hint(ptx::smem_u32(b_slice), &map_b, k0, b_row,
+                                                  ptx::smem_u32(&s.full[st]), mask_b, policy_b);
+                else
+                  tma_load_2d_multicast(b_slice, &map_b, k0, b_row, &s.full[st], mask_b);
+              }
             }
           }
           if constexpr (!Dynamic) have_ahead = walk_next(walk, ahead);
