@@ -75,6 +75,11 @@ namespace gemmscope::tune {
 //    was taken (bench/results/2026-12-01-h200-tensormap-prefetch, calls 3-4). The
 //    64 x N/32 instances (64x144, 64x168) came under version 7 too: new rows, the other
 //    instances' code unchanged.
+//    B by a plain TMA load where the cluster has one row (ClusterM = 1), not a multicast
+//    to the CTA alone, came under version 7 too: only the ClusterM = 1 instances' code
+//    changed. Those instances were re-tuned over the 48 shapes with `tune --configs`,
+//    each shape's cached entry timed in the same run, and the entries that won in two
+//    alternated benches were taken (bench/results/2026-12-01-h200-clocks, calls 5-7).
 inline constexpr int kKernelVersion = 7;
 
 enum class Schedule { Static, Dynamic };
