@@ -72,10 +72,12 @@ std::string BenchReport::to_csv() const {
        << quoted(r.note) << ',' << quoted(env.l2_before_batch) << ',' << quoted(env.clock_sampling) << ','
        << r.clock_samples;
     // Not sampled: empty fields, not zeros.
-    if (r.clock_samples)
-      os << ',' << r.sm_clock_mhz << ',' << r.power_capped_pct << ',' << r.slowdown_pct << ',' << r.tensor_peak_pct;
-    else
+    if (r.clock_samples) {
+      os << ',' << r.sm_clock_mhz << ',' << r.power_capped_pct << ',' << r.slowdown_pct << ',';
+      if (r.tensor_peak_pct > 0) os << r.tensor_peak_pct;  // 0: no peak known for this GPU
+    } else {
       os << ",,,,";
+    }
     os << '\n';
   }
   return os.str();
@@ -116,7 +118,7 @@ std::string BenchReport::to_json() const {
                               {"sm_clock_mhz", sampled(r, r.sm_clock_mhz)},
                               {"power_capped_pct", sampled(r, r.power_capped_pct)},
                               {"slowdown_pct", sampled(r, r.slowdown_pct)},
-                              {"tensor_peak_pct", sampled(r, r.tensor_peak_pct)}};
+                              {"tensor_peak_pct", r.tensor_peak_pct > 0 ? sampled(r, r.tensor_peak_pct) : nullptr}};
     out += "    " + dump(row) + (i + 1 < rows.size() ? ",\n" : "\n");
   }
   out += "  ],\n  \"summary\": [\n";
@@ -148,9 +150,13 @@ std::string BenchReport::to_table() const {
     os << line;
     if (!r.label.empty()) os << "  " << r.label;
     if (r.clock_samples) {
-      std::snprintf(line, sizeof(line), "  [%.0f MHz, power cap %.0f%%, %.1f%% of tensor peak at that clock]",
-                    r.sm_clock_mhz, r.power_capped_pct, r.tensor_peak_pct);
+      std::snprintf(line, sizeof(line), "  [%.0f MHz, power cap %.0f%%", r.sm_clock_mhz, r.power_capped_pct);
       os << line;
+      if (r.tensor_peak_pct > 0) {
+        std::snprintf(line, sizeof(line), ", %.1f%% of tensor peak at that clock", r.tensor_peak_pct);
+        os << line;
+      }
+      os << "]";
     }
     if (!r.detail.empty()) os << "  " << r.detail;
     os << "\n";

@@ -23,7 +23,8 @@ struct BenchRow {
   // bench --clocks: NVML samples taken while this kernel's timed batches ran (0 samples:
   // not sampled, and the columns below are empty). The SM clock's mean over them, the
   // share with the power cap or a hardware slowdown among the clocks-event reasons, and
-  // the TFLOP/s as a percent of the dense bf16 tensor peak at that mean clock (sm_90).
+  // the TFLOP/s as a percent of the dense bf16 tensor peak at that mean clock (sm_90;
+  // 0, written empty, on a GPU whose peak the harness does not know).
   uint64_t clock_samples = 0;
   double sm_clock_mhz = 0, power_capped_pct = 0, slowdown_pct = 0, tensor_peak_pct = 0;
 };

@@ -54,6 +54,8 @@ BenchReport sample() {
   rep.rows[1].power_capped_pct = 87.5;
   rep.rows[1].slowdown_pct = 2.5;
   rep.rows[1].tensor_peak_pct = 91.25;
+  rep.rows[2].clock_samples = 3;  // sampled on a GPU with no known peak
+  rep.rows[2].sm_clock_mhz = 1980;
   BenchRow broken = row("k10:64x64x64.s12.wg1.c2x1.static.g0.sk1", {8, 8, 8}, 0.0, 0.0, "bad\xff" "byte");
   broken.tflops = std::numeric_limits<double>::quiet_NaN();
   broken.ratio_to_cublas = std::numeric_limits<double>::infinity();
@@ -93,6 +95,8 @@ TEST(BenchReport, JsonParsesAndKeepsEveryField) {
   EXPECT_EQ(j["rows"][0]["clock_samples"], 0);
   EXPECT_TRUE(j["rows"][0]["sm_clock_mhz"].is_null());
   EXPECT_TRUE(j["rows"][0]["tensor_peak_pct"].is_null());
+  EXPECT_DOUBLE_EQ(j["rows"][2]["sm_clock_mhz"].get<double>(), 1980);
+  EXPECT_TRUE(j["rows"][2]["tensor_peak_pct"].is_null());
   EXPECT_EQ(nlohmann::json::parse(BenchReport{}.to_json())["environment"]["clock_sampling"], "off");
 }
 
@@ -209,12 +213,18 @@ TEST(BenchReport, CsvReadsBackFieldByField) {
   EXPECT_EQ(rows[1][col("clock_samples")], "0");
   EXPECT_EQ(rows[1][col("sm_clock_mhz")], "");
   EXPECT_EQ(rows[3][col("tensor_peak_pct")], "");
+  EXPECT_EQ(rows[3][col("sm_clock_mhz")], "1980");
+  EXPECT_EQ(rows[4][col("tensor_peak_pct")], "");
 }
 
 TEST(BenchReport, TableShowsTheClockOfSampledRowsOnly) {
   const std::string table = sample().to_table();
   EXPECT_NE(table.find("[1560 MHz, power cap 88%, 91.2% of tensor peak at that clock]"), std::string::npos) << table;
-  EXPECT_EQ(table.find("MHz", table.find("MHz") + 1), std::string::npos) << table;
+  EXPECT_NE(table.find("[1980 MHz, power cap 0%]"), std::string::npos) << table;  // no known peak
+  // The unsampled rows have no clock.
+  size_t mhz = 0, at = 0;
+  while ((at = table.find("MHz", at)) != std::string::npos) ++mhz, ++at;
+  EXPECT_EQ(mhz, 2u) << table;
 }
 
 }  // namespace
