@@ -107,6 +107,9 @@ class L2Cleaner {
 // queued before a timed batch so that host launch overhead is not timed.
 void spin_gpu(cudaStream_t stream, double microseconds);
 inline constexpr double kSpinBeforeBatchUs = 300;
+// The mean SM clock, in MHz, over one block per SM spinning for `microseconds`:
+// %clock64 cycles over %globaltimer nanoseconds (waits for the kernel).
+double measure_sm_clock_mhz(double microseconds);
 // Launches of one kernel queued back to back behind each spin, each between its own
 // pair of events: bench's rounds, and tune's refine round, so that the tune's pick
 // is timed as the bench will time it (tune's first round, over every candidate,

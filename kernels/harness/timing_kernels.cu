@@ -3,8 +3,11 @@
 //   timed batch: while it runs, the host queues the batch's events and launches, so
 //   the events measure GPU time, not the host's launch overhead (nvbench's "blocking
 //   kernel" idea done with a timed spin);
-// - L2Cleaner: a read of twice L2 before a batch (bench --clean-l2).
+// - L2Cleaner: a read of twice L2 before a batch (bench --clean-l2);
+// - measure_sm_clock_mhz: the SM clock as the silicon counts it (%clock64 over
+//   %globaltimer), the independent check of what bench --clocks reads from NVML.
 #include <cstdint>
+#include <vector>
 
 #include "harness/harness.hpp"
 
@@ -27,7 +30,39 @@ __global__ void read_all(const uint4* data, size_t count, uint32_t never, uint32
   }
   if (sum == never) *sink = sum;
 }
+// Block b's thread 0 spins for `nanoseconds` of %globaltimer and writes the SM cycles
+// and the nanoseconds that passed: out[2b], out[2b + 1].
+__global__ void clock_rate(uint64_t nanoseconds, unsigned long long* out) {
+  if (threadIdx.x != 0) return;
+  uint64_t t0 = 0, t1 = 0;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t0));
+  const long long c0 = clock64();
+  do {
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t1));
+  } while (t1 - t0 < nanoseconds);
+  const long long c1 = clock64();
+  out[2 * blockIdx.x] = static_cast<unsigned long long>(c1 - c0);
+  out[2 * blockIdx.x + 1] = t1 - t0;
+}
 }  // namespace
+
+double measure_sm_clock_mhz(double microseconds) {
+  int device = 0, sms = 0;
+  check_cuda(cudaGetDevice(&device), "cudaGetDevice");
+  check_cuda(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device), "SM count");
+  unsigned long long* out = nullptr;
+  check_cuda(cudaMalloc(&out, 2 * sizeof(unsigned long long) * sms), "clock probe buffer");
+  clock_rate<<<sms, 32>>>(static_cast<uint64_t>(microseconds * 1e3), out);
+  cudaError_t err = cudaGetLastError();
+  if (err == cudaSuccess) err = cudaDeviceSynchronize();
+  std::vector<unsigned long long> host(2 * static_cast<size_t>(sms));
+  if (err == cudaSuccess) err = cudaMemcpy(host.data(), out, host.size() * sizeof(host[0]), cudaMemcpyDeviceToHost);
+  cudaFree(out);
+  check_cuda(err, "clock probe");
+  double cycles = 0, ns = 0;
+  for (int b = 0; b < sms; ++b) cycles += static_cast<double>(host[2 * b]), ns += static_cast<double>(host[2 * b + 1]);
+  return ns > 0 ? 1e3 * cycles / ns : 0;
+}
 
 L2Cleaner::L2Cleaner(int64_t l2_bytes) : bytes_(2 * static_cast<size_t>(l2_bytes) / sizeof(uint4) * sizeof(uint4)) {
   check_cuda(cudaMalloc(&data_, bytes_), "L2 cleaner scratch");
