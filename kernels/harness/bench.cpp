@@ -58,6 +58,7 @@ BenchEnvironment collect_environment() {
   cudaRuntimeGetVersion(&runtime);
   env.gpu = prop.name;
   env.sm_count = prop.multiProcessorCount;
+  env.cc_major = prop.major;
   env.l2_bytes = prop.l2CacheSize;
   env.driver = driver_version() + " (CUDA " + std::to_string(driver / 1000) + "." +
                std::to_string(driver % 1000 / 10) + ")";
@@ -100,8 +101,6 @@ BenchReport run_bench(const BenchOptions& opt) {
       std::fprintf(stderr, "gemmscope bench: --clocks: NVML unavailable (%s); the clock columns stay empty\n",
                    sampler->why_unavailable().c_str());
   }
-  cudaDeviceProp prop{};
-  check_cuda(cudaGetDeviceProperties(&prop, 0), "cudaGetDeviceProperties");
 
   Cublas cublas;
   cudaStream_t stream;
@@ -252,8 +251,8 @@ BenchReport run_bench(const BenchOptions& opt) {
         row.sm_clock_mhz = e.clock.mean_mhz();
         row.power_capped_pct = e.clock.power_capped_pct();
         row.slowdown_pct = e.clock.slowdown_pct();
-        if (prop.major == 9 && row.tflops > 0)
-          row.tensor_peak_pct = sm90_tensor_peak_pct(row.tflops, row.sm_clock_mhz, prop.multiProcessorCount);
+        if (report.env.cc_major == 9 && row.tflops > 0)
+          row.tensor_peak_pct = sm90_tensor_peak_pct(row.tflops, row.sm_clock_mhz, report.env.sm_count);
       }
       report.rows.push_back(row);
     }

@@ -6,22 +6,14 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "gemmscope/csv_field.hpp"
+
 namespace gemmscope::harness {
 
 namespace {
 
 std::string shape_str(const GemmShape& s) {
   return std::to_string(s.m) + "x" + std::to_string(s.n) + "x" + std::to_string(s.k);
-}
-
-// One CSV field in double quotes, inner quotes doubled (RFC 4180).
-std::string quoted(const std::string& s) {
-  std::string o = "\"";
-  for (const char c : s) {
-    if (c == '"') o += '"';
-    o += c;
-  }
-  return o + "\"";
 }
 
 // A number as JSON has it: non-finite values (a failed timing) become null.
@@ -64,12 +56,12 @@ std::string BenchReport::to_csv() const {
         "sm_clock_before_mhz,sm_clock_after_mhz,commit,date,label,detail,note,l2_before_batch,clock_sampling,clock_samples,"
         "sm_clock_mhz,power_capped_pct,slowdown_pct,tensor_peak_pct\n";
   for (const auto& r : rows) {
-    os << quoted(r.kernel) << ',' << r.shape.m << ',' << r.shape.n << ',' << r.shape.k << ',' << r.median_ms << ','
+    os << csv_field(r.kernel) << ',' << r.shape.m << ',' << r.shape.n << ',' << r.shape.k << ',' << r.median_ms << ','
        << r.min_ms << ',' << r.max_ms << ',' << r.spread_pct << ',' << r.tflops << ',' << r.ratio_to_cublas << ','
-       << r.buffer_sets << ',' << quoted(env.gpu) << ',' << quoted(env.driver) << ',' << quoted(env.cuda_runtime)
-       << ',' << quoted(env.sm_clock_before_mhz) << ',' << quoted(env.sm_clock_after_mhz) << ','
-       << quoted(env.commit) << ',' << quoted(env.date) << ',' << quoted(r.label) << ',' << quoted(r.detail) << ','
-       << quoted(r.note) << ',' << quoted(env.l2_before_batch) << ',' << quoted(env.clock_sampling) << ','
+       << r.buffer_sets << ',' << csv_field(env.gpu) << ',' << csv_field(env.driver) << ',' << csv_field(env.cuda_runtime)
+       << ',' << csv_field(env.sm_clock_before_mhz) << ',' << csv_field(env.sm_clock_after_mhz) << ','
+       << csv_field(env.commit) << ',' << csv_field(env.date) << ',' << csv_field(r.label) << ',' << csv_field(r.detail) << ','
+       << csv_field(r.note) << ',' << csv_field(env.l2_before_batch) << ',' << csv_field(env.clock_sampling) << ','
        << r.clock_samples;
     // Not sampled: empty fields, not zeros.
     if (r.clock_samples) {

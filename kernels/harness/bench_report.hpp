@@ -43,6 +43,7 @@ struct BenchEnvironment {
   // "off", "NVML every 100 us", or "unavailable: <why>" (bench --clocks).
   std::string clock_sampling = "off";
   int sm_count = 0;
+  int cc_major = 0;  // compute capability (9 on Hopper): which tensor peak applies
   int64_t l2_bytes = 0;
 };
 struct BenchReport {

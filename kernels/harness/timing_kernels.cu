@@ -6,6 +6,8 @@
 // - L2Cleaner: a read of twice L2 before a batch (bench --clean-l2);
 // - measure_sm_clock_mhz: the SM clock as the silicon counts it (%clock64 over
 //   %globaltimer), the independent check of what bench --clocks reads from NVML.
+#include <cuda/ptx>
+
 #include <cstdint>
 #include <vector>
 
@@ -14,11 +16,9 @@
 namespace gemmscope::harness {
 namespace {
 __global__ void spin(uint64_t nanoseconds) {
-  uint64_t start = 0, now = 0;
-  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(start));
-  do {
-    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(now));
-  } while (now - start < nanoseconds);
+  const uint64_t start = cuda::ptx::get_sreg_globaltimer();
+  while (cuda::ptx::get_sreg_globaltimer() - start < nanoseconds) {
+  }
 }
 // Reads every 16 bytes of the buffer once. The sum is stored only if it equals a value
 // no input makes (the buffer is zeros), so the loads stay and nothing is written.
@@ -34,14 +34,12 @@ __global__ void read_all(const uint4* data, size_t count, uint32_t never, uint32
 // and the nanoseconds that passed: out[2b], out[2b + 1].
 __global__ void clock_rate(uint64_t nanoseconds, unsigned long long* out) {
   if (threadIdx.x != 0) return;
-  uint64_t t0 = 0, t1 = 0;
-  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t0));
-  const long long c0 = clock64();
-  do {
-    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t1));
-  } while (t1 - t0 < nanoseconds);
-  const long long c1 = clock64();
-  out[2 * blockIdx.x] = static_cast<unsigned long long>(c1 - c0);
+  const uint64_t t0 = cuda::ptx::get_sreg_globaltimer();
+  const uint64_t c0 = cuda::ptx::get_sreg_clock64();
+  uint64_t t1 = t0;
+  while (t1 - t0 < nanoseconds) t1 = cuda::ptx::get_sreg_globaltimer();
+  const uint64_t c1 = cuda::ptx::get_sreg_clock64();
+  out[2 * blockIdx.x] = c1 - c0;
   out[2 * blockIdx.x + 1] = t1 - t0;
 }
 }  // namespace

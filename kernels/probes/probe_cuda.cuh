@@ -2,6 +2,9 @@
 // CUDA helpers shared by the probe kernels' host code: every runtime call checked,
 // device buffers freed on every path, bounded device-side waits.
 #include <cuda_runtime.h>
+#if defined(__CUDACC__)
+#include <cuda/ptx>
+#endif
 
 #include <cstdint>
 #include <string>
@@ -61,19 +64,13 @@ void allow_dynamic_smem(Kernel kernel, int bytes) {
 #if defined(__CUDACC__)
 // Nanoseconds since an arbitrary epoch (PTX ISA %globaltimer): bounds device-side
 // waits so that a wrong expectation records a timeout instead of hanging the GPU.
-__device__ __forceinline__ uint64_t probe_globaltimer_ns() {
-  uint64_t t;
-  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
-  return t;
-}
+__device__ __forceinline__ uint64_t probe_globaltimer_ns() { return cuda::ptx::get_sreg_globaltimer(); }
 inline constexpr uint64_t kDeviceWaitLimitNs = 200'000'000;  // 0.2 s
 #endif
 
 }  // namespace gemmscope::probes
 
 #if defined(__CUDACC__)
-#include <cuda/ptx>
-
 namespace gemmscope::probes {
 
 // Waits for phase `parity` of the mbarrier, at most kDeviceWaitLimitNs; false on timeout.

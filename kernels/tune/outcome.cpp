@@ -4,6 +4,8 @@
 #include <iomanip>
 #include <sstream>
 
+#include "gemmscope/csv_field.hpp"
+
 namespace gemmscope::tune {
 namespace {
 
@@ -53,9 +55,10 @@ std::string sweep_times_rows(const ShapeOutcome& o) {
     os << std::fixed << std::setprecision(digits) << v;
     return os.str();
   };
-  const std::string where = "\"" + w.gpu + "\",\"" + w.driver + "\",\"" + w.cuda + "\"," + std::to_string(w.kernel_version) +
-                            "," + w.date + ",\"" + label + "\"," + std::to_string(o.shape.m) + "," +
-                            std::to_string(o.shape.n) + "," + std::to_string(o.shape.k) + ",";
+  const std::string where = csv_field(w.gpu) + "," + csv_field(w.driver) + "," + csv_field(w.cuda) + "," +
+                            std::to_string(w.kernel_version) + "," + w.date + "," + csv_field(label) + "," +
+                            std::to_string(o.shape.m) + "," + std::to_string(o.shape.n) + "," +
+                            std::to_string(o.shape.k) + ",";
   auto rows = [&](const char* round, const std::map<std::string, double>& times, double cublas_ms) {
     for (const auto& [config, ms] : times)
       out += where + round + "," + config + "," + fixed(ms, 6) + "," + fixed(cublas_ms, 6) + "," +
