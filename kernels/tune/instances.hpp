@@ -44,7 +44,11 @@
 //            takes 2x2 and 2x4 too (A and B multicast, up to 8 CTAs): 64x128 in
 //            2x2 ran level with 2x1 at M = 128 and 2x4 3-5% slower, so neither is
 //            compiled (bench/results/2026-11-30-h200-pingpong-cut; cuBLAS's decode
-//            kernel there runs 64x96 tiles in 8-CTA clusters)
+//            kernel there runs 64x96 tiles in 8-CTA clusters). 128 x 144, 128 x 192 and
+//            128 x 256 in 2x2 (a third fewer L2 reads per flop than 2x1; 30 clusters of
+//            4 reach 120 SMs) won none of the 48 shapes in a tune: 0.89 of cuBLAS at
+//            512x4096x4096 against 0.97 for 128 x 128 in 2x1, and at M = 8192 no more work
+//            per SM than 2x1 (bench/results/2026-12-01-h200-cluster-2x2, call 1)
 //   DYNAMIC  0: static persistent schedule; 1: atomic work counter
 //   PINGPONG 0: cooperative, the BM / 64 consumer warpgroups split every tile's rows;
 //            1: ping-pong (BM = 128), the two consumer warpgroups take whole tiles
@@ -97,7 +101,4 @@
   X(64, 64, 128, 6, 2, 1, 0, 0)  \
   X(128, 168, 64, 5, 2, 1, 0, 0)  \
   X(64, 144, 64, 7, 2, 1, 0, 0)  \
-  X(64, 168, 64, 7, 2, 1, 0, 0)  \
-  X(128, 144, 64, 6, 2, 2, 0, 0)  \
-  X(128, 192, 64, 4, 2, 2, 0, 0)  \
-  X(128, 256, 64, 4, 2, 2, 0, 0)
+  X(64, 168, 64, 7, 2, 1, 0, 0)
