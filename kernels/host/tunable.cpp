@@ -11,6 +11,8 @@
 #include <mutex>
 #include <sstream>
 #include <utility>
+#include <vector>
+#include <string>
 
 #include "common/sm90_address.hpp"
 #include "gemmscope/gemm.hpp"
@@ -164,6 +166,30 @@ void launch(const tune::KernelConfig& c, const GemmShape& s, const GemmOperands&
     }
     l.prob.workspace = sc.workspace;
     l.prob.arrivals = sc.arrivals;
+  }
+  if (const char* path = std::getenv("GEMMSCOPE_K10_UNIT_ORDER"); path && *path && plan.cut_tiles == 0) {
+    // Experiment: a permutation of the whole tiles, one number per unit, from a file.
+    static std::string loaded;
+    static uint32_t* order = nullptr;
+    static size_t count = 0;
+    if (loaded != path) {
+      std::ifstream f(path);
+      std::vector<uint32_t> v;
+      for (uint32_t x; f >> x;) v.push_back(x);
+      std::vector<uint32_t> sorted = v;
+      std::sort(sorted.begin(), sorted.end());
+      for (size_t i = 0; i < sorted.size(); ++i)
+        if (sorted[i] != i) throw GemmError(std::string("GEMMSCOPE_K10_UNIT_ORDER: ") + path + " is not a permutation");
+      if (order) check_cuda(cudaFree(order), "unit order");
+      check_cuda(cudaMalloc(&order, v.size() * sizeof(uint32_t)), "unit order");
+      check_cuda(cudaMemcpy(order, v.data(), v.size() * sizeof(uint32_t), cudaMemcpyHostToDevice), "unit order");
+      loaded = path;
+      count = v.size();
+    }
+    if (count != plan.dp_tiles)
+      throw GemmError("GEMMSCOPE_K10_UNIT_ORDER: " + std::to_string(count) + " units, the launch has " +
+                      std::to_string(plan.dp_tiles));
+    l.prob.unit_order = order;
   }
   const uint32_t clusters =
       static_cast<uint32_t>(std::max<int64_t>(1, std::min<int64_t>(resident, plan.units)));

@@ -175,6 +175,8 @@ __global__ void __launch_bounds__(128 * (1 + BM / 64), 1)
       w.fix = static_cast<int>(tile);
       w.part = tile * prob.splits + split;
       w.parts = prob.splits;
+    } else if (prob.unit_order) {
+      linear = __ldg(prob.unit_order + u);  // experiment: a host-chosen permutation of the whole tiles
     }
     at_tile(w, linear);
     return w;
