@@ -176,7 +176,7 @@ __global__ void __launch_bounds__(128 * (1 + BM / 64), 1)
       w.part = tile * prob.splits + split;
       w.parts = prob.splits;
     } else if (prob.unit_order) {
-      linear = __ldg(prob.unit_order + u);  // experiment: a host-chosen permutation of the whole tiles
+      linear = __ldg(prob.unit_order + u);  // the GPC-grouped order (tune/gpc_order.hpp)
     }
     at_tile(w, linear);
     return w;
