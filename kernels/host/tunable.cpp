@@ -11,19 +11,15 @@
 #include <mutex>
 #include <sstream>
 #include <utility>
-#include <vector>
-#include <string>
 
 #include "common/sm90_address.hpp"
 #include "gemmscope/gemm.hpp"
 #include "gemmscope/model/swizzle.hpp"
 #include "gemmscope/tuned.hpp"
-#include "host/placement.hpp"
 #include "host/tensor_map.hpp"
 #include "sm90/k10_tunable.hpp"
 #include "sm90/ladder.hpp"
 #include "tune/cache.hpp"
-#include "tune/gpc_order.hpp"
 
 namespace gemmscope::sm90::k10 {
 namespace {
@@ -104,42 +100,6 @@ CUtensorMap tensor_map(const void* base, uint64_t rows, uint64_t cols, const mod
 
 tune::Shape to_tune(const GemmShape& s) { return {s.m, s.n, s.k}; }
 
-// The static schedule's GPC-grouped order of `units` whole tiles over `workers`
-// clusters (tune/gpc_order.hpp), in device memory, made once per (device, cluster
-// size, units, workers) and kept; nullptr (the plain order) where the clusters' GPCs
-// are unknown, while the stream is being captured (finding them synchronizes the
-// device), past 256 kept orders, or where GEMMSCOPE_K10_GPC_ORDER is not "1".
-const uint32_t* gpc_order(int device, const tune::KernelConfig& c, int64_t units, uint32_t workers,
-                          cudaStream_t stream) {
-  static const bool enabled = [] {
-    const char* v = std::getenv("GEMMSCOPE_K10_GPC_ORDER");
-    return v && std::string(v) == "1";
-  }();
-  if (!enabled || units <= 1) return nullptr;
-  static std::mutex mutex;
-  static std::map<std::tuple<int, int, int64_t, uint32_t>, uint32_t*> kept;
-  const auto key = std::make_tuple(device, c.cluster_size(), units, workers);
-  {
-    const std::lock_guard<std::mutex> lock(mutex);
-    if (auto it = kept.find(key); it != kept.end()) return it->second;
-  }
-  cudaStreamCaptureStatus capture = cudaStreamCaptureStatusNone;
-  check_cuda(cudaStreamIsCapturing(stream, &capture), "k10 capture status");
-  if (capture != cudaStreamCaptureStatusNone) return nullptr;
-  std::vector<int> gpc = cluster_gpcs(device, c.cluster_size());
-  if (gpc.size() < workers) return nullptr;
-  gpc.resize(workers);
-  const std::vector<uint32_t> order = tune::gpc_grouped_order(gpc, units);
-  const std::lock_guard<std::mutex> lock(mutex);
-  if (auto it = kept.find(key); it != kept.end()) return it->second;
-  if (kept.size() >= 256) return nullptr;
-  uint32_t* device_order = nullptr;
-  check_cuda(cudaMalloc(&device_order, order.size() * sizeof(uint32_t)), "k10 GPC order");
-  check_cuda(cudaMemcpy(device_order, order.data(), order.size() * sizeof(uint32_t), cudaMemcpyHostToDevice),
-             "k10 GPC order upload");
-  return kept[key] = device_order;
-}
-
 }  // namespace
 
 std::string can_implement(const tune::KernelConfig& c, const GemmShape& shape, const GemmOperands& ops) {
@@ -207,7 +167,6 @@ void launch(const tune::KernelConfig& c, const GemmShape& s, const GemmOperands&
   }
   const uint32_t clusters =
       static_cast<uint32_t>(std::max<int64_t>(1, std::min<int64_t>(resident, plan.units)));
-  if (c.schedule == tune::Schedule::Static) l.prob.unit_order = gpc_order(device, c, plan.dp_tiles, clusters, stream);
   fns.launch(l, clusters);
 }
 

@@ -175,8 +175,6 @@ __global__ void __launch_bounds__(128 * (1 + BM / 64), 1)
       w.fix = static_cast<int>(tile);
       w.part = tile * prob.splits + split;
       w.parts = prob.splits;
-    } else if (prob.unit_order) {
-      linear = __ldg(prob.unit_order + u);  // the GPC-grouped order (tune/gpc_order.hpp)
     }
     at_tile(w, linear);
     return w;

@@ -31,9 +31,6 @@ struct Problem {
   uint32_t* counter = nullptr;  // dynamic schedule's work counter (zeroed before the launch)
   // B's loads carry an L2 evict_first policy (tune::evict_first_b); A's never do.
   bool b_evict_first = false;
-  // Static schedule: the worker holding whole-tile unit u runs unit unit_order[u], a
-  // permutation within each round (tune::gpc_grouped_order); nullptr: unit u itself.
-  const uint32_t* unit_order = nullptr;
 };
 
 struct Launch {
