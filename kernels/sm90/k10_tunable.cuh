@@ -13,10 +13,9 @@
 //               full waves run whole tiles, the remainder tiles are split S ways
 //               along K). Each split writes its fp32 accumulators to a workspace
 //               slot and counts itself in with an atomic; the split that arrives
-//               last adds the S partials in split order 0, 1, ..., S-1 (the same
-//               order whoever is last: deterministic), reading back all but its own
-//               where that is split 0 or 1, then stores the tile like any other. No
-//               second kernel.
+//               last reads all S partials back and adds them in split order
+//               0, 1, ..., S-1 (the same order whoever is last: deterministic),
+//               then stores the tile like any other. No second kernel.
 //   stream-K:   (static schedule) the last waves' k-blocks dealt out evenly
 //               (sm90::StreamK); a tile cut between workers is summed the same
 //               way, its pieces in k order.
@@ -458,27 +457,12 @@ __global__ void __launch_bounds__(128 * (1 + BM / 64), 1)
         named_barrier_sync(1 + consumer, 128);
         if (!s.last_split[consumer]) continue;
         // The partials are read through L2 (__ldcg), where the other pieces wrote them.
-        // The sum is p0 + p1 + ... + p(S-1), left to right, whoever is last, so it does
-        // not depend on the order of arrival. This piece's own partial is still in acc:
-        // where it is p0, or p1 (p0 + acc: fp32 addition commutes exactly), it is not
-        // read back; otherwise acc starts again from p0 and every piece is read.
-        auto part_at = [&](uint32_t j) {
-          return prob.workspace + static_cast<int64_t>(part_slot(w, j)) * per_part + lane;
-        };
-        const bool own_first = part_slot(w, 0) == w.part;
-        const bool own_second = !own_first && w.parts > 1 && part_slot(w, 1) == w.part;
-        uint32_t next = 1;
-        if (!own_first) {
-          const float* p0 = part_at(0);
 #pragma unroll
-          for (int h = 0; h < kHalves; ++h)
+        for (int h = 0; h < kHalves; ++h)
 #pragma unroll
-            for (int i = 0; i < kRegs; ++i)
-              acc[h][i] = own_second ? __ldcg(p0 + (h * kRegs + i) * 128) + acc[h][i] : __ldcg(p0 + (h * kRegs + i) * 128);
-          if (own_second) next = 2;
-        }
-        for (uint32_t j = next; j < w.parts; ++j) {
-          const float* part = part_at(j);
+          for (int i = 0; i < kRegs; ++i) acc[h][i] = 0.f;
+        for (uint32_t j = 0; j < w.parts; ++j) {
+          const float* part = prob.workspace + static_cast<int64_t>(part_slot(w, j)) * per_part + lane;
 #pragma unroll
           for (int h = 0; h < kHalves; ++h)
 #pragma unroll
