@@ -287,9 +287,10 @@ __global__ void __launch_bounds__(128 * (1 + BM / 64), 1)
                 // B shared with no other CTA of the cluster: a plain load, not a multicast
                 // to this CTA alone. The 1x1 and 1x2 instances gained 0-5% at most shapes
                 // and up to 19% (bench/results/2026-12-01-h200-clocks, call 4). Why is not
-                // known: L2's request coalescer merged hardly more of B's reads. (It merges
-                // only reads from SMs of one GPC, and consecutive clusters sit on different
-                // GPCs: bench/results/2026-12-01-h200-cluster-2x2, calls 2-3.)
+                // known. It is not L2's request coalescer: that merges only reads from SMs
+                // of one GPC, consecutive clusters sit on different GPCs, and it merged
+                // hardly more of B's reads (bench/results/2026-12-01-h200-cluster-2x2,
+                // calls 2-3).
                 if constexpr (kEvictFirstB)
                   ptx::tma_load_2d_hint(ptx::smem_u32(b), &map_b, k0, w.n0, ptx::smem_u32(&s.full[st]), policy_b);
                 else
