@@ -387,19 +387,16 @@ __global__ void __launch_bounds__(128 * (1 + BM / 64), 1)
         if constexpr (PingPong) {
           // Half-major, as cuBLAS's nvjet kernels order it (SASS in
           // bench/results/2026-12-01-h200-mainloop, call 1): half 0's wgmmas of this stage
-          // go first, as a group of their own, so the tensor pipe has them while this
-          // warpgroup waits for the groups before (the previous stage's half 1); then
-          // that stage is released, the next stage's barrier tested, and half 1's
-          // wgmmas follow. Each half's wgmmas run back to back on one accumulator.
-          // (Left uncommitted, as cuBLAS's SASS has them, ptxas made the wait below
-          // drain them too: call 2.)
+          // go first, uncommitted, so the tensor pipe has them while this warpgroup waits
+          // for the previous stage's group; then that stage is released, the next
+          // stage's barrier tested, and half 1's wgmmas close the group (commit takes
+          // both halves). Each half's wgmmas run back to back on one accumulator.
           ptx::wgmma_fence();
 #pragma unroll
           for (int kk = 0; kk < BK; kk += kWgmmaK)
             ptx::WgmmaBf16F32<BN>::mma(acc[0], desc_advance(a, stage_k_offset(BM, kk)),
                                        desc_advance(b, stage_k_offset(BN, kk)), 1);
-          ptx::wgmma_commit_group();
-          ptx::wgmma_wait_group<1>();
+          ptx::wgmma_wait_group<0>();
           if (kb > w.kb_begin) release(previous);
           previous = st;
           p = p.advance();
