@@ -384,42 +384,27 @@ __global__ void __launch_bounds__(128 * (1 + BM / 64), 1)
         const uint32_t st = p.stage();
         if (!ready) mbarrier_wait(&s.full[st], p.phase());
         const uint64_t a = desc_advance(desc_a, st * kStageBytesA), b = desc_advance(desc_b, st * kStageBytesB);
-        if constexpr (PingPong) {
-          // Half-major, as cuBLAS's nvjet kernels order it (SASS in
-          // bench/results/2026-12-01-h200-mainloop, call 1): half 0's wgmmas of this stage
-          // go first, uncommitted, so the tensor pipe has them while this warpgroup waits
-          // for the previous stage's group; then that stage is released, the next
-          // stage's barrier tested, and half 1's wgmmas close the group (commit takes
-          // both halves). Each half's wgmmas run back to back on one accumulator.
-          ptx::wgmma_fence();
+        ptx::wgmma_fence();
 #pragma unroll
-          for (int kk = 0; kk < BK; kk += kWgmmaK)
-            ptx::WgmmaBf16F32<BN>::mma(acc[0], desc_advance(a, stage_k_offset(BM, kk)),
+        for (int kk = 0; kk < BK; kk += kWgmmaK)
+#pragma unroll
+          for (int h = 0; h < kHalves; ++h)
+            ptx::WgmmaBf16F32<BN>::mma(acc[h], desc_advance(a, stage_k_offset(BM, kk) + h * kHalfBytesA),
                                        desc_advance(b, stage_k_offset(BN, kk)), 1);
-          ptx::wgmma_wait_group<0>();
-          if (kb > w.kb_begin) release(previous);
-          previous = st;
+        ptx::wgmma_commit_group();
+        // Test the next stage's barrier while this step's wgmmas run, so the next step
+        // starts without a wait when its data is already there (CUTLASS's
+        // consumer_try_wait token). Ping-pong tests before waiting for the previous
+        // step's wgmmas, so the test's latency hides behind that wait; cooperative
+        // after it.
+        if constexpr (PingPong) {
           p = p.advance();
           ready = kb + 1 < w.kb_end && mbarrier_test(&s.full[p.stage()], p.phase());
-          ptx::wgmma_fence();
-#pragma unroll
-          for (int kk = 0; kk < BK; kk += kWgmmaK)
-            ptx::WgmmaBf16F32<BN>::mma(acc[kHalves - 1], desc_advance(a, stage_k_offset(BM, kk) + kHalfBytesA),
-                                       desc_advance(b, stage_k_offset(BN, kk)), 1);
-          ptx::wgmma_commit_group();
-        } else {
-          ptx::wgmma_fence();
-#pragma unroll
-          for (int kk = 0; kk < BK; kk += kWgmmaK)
-            ptx::WgmmaBf16F32<BN>::mma(acc[0], desc_advance(a, stage_k_offset(BM, kk)),
-                                       desc_advance(b, stage_k_offset(BN, kk)), 1);
-          ptx::wgmma_commit_group();
-          ptx::wgmma_wait_group<1>();
-          if (kb > w.kb_begin) release(previous);
-          previous = st;
-          // Test the next stage's barrier while this step's wgmmas run, so the next step
-          // starts without a wait when its data is already there (CUTLASS's
-          // consumer_try_wait token).
+        }
+        ptx::wgmma_wait_group<1>();
+        if (kb > w.kb_begin) release(previous);
+        previous = st;
+        if constexpr (!PingPong) {
           p = p.advance();
           ready = kb + 1 < w.kb_end && mbarrier_test(&s.full[p.stage()], p.phase());
         }
