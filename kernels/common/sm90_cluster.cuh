@@ -23,6 +23,17 @@ __device__ __forceinline__ void cluster_sync() {
   cuda::ptx::barrier_cluster_wait();
 }
 
+// The first half of a kernel's first cluster barrier, the one that publishes its
+// mbarrier inits to the peers: relaxed, since fence_mbarrier_inits
+// (fence.mbarrier_init.release.cluster) already orders the inits before the
+// initializing thread's arrive (PTX ISA "membar/fence"), and nothing else before it
+// needs ordering. A release arrive costs a MEMBAR.ALL.GPU and an L1 invalidate per
+// thread in SASS (bench/results/2026-12-01-h200-mainloop, call 1). Each thread then
+// calls barrier_cluster_wait() before it touches a peer.
+__device__ __forceinline__ void cluster_arrive_after_inits() {
+  cuda::ptx::barrier_cluster_arrive(cuda::ptx::sem_relaxed);
+}
+
 // TMA 2-D load of one box, written into the same shared-memory offset of every CTA
 // in `cta_mask` and completing transaction bytes on each one's barrier at `bar`'s
 // offset (PTX ISA "cp.async.bulk.tensor", .multicast::cluster).

@@ -220,7 +220,9 @@ __global__ void __launch_bounds__(128 * (1 + BM / 64), 1)
   Unit ahead;
   bool have_ahead = false;
   if constexpr (!Dynamic) have_ahead = walk_next(walk, ahead);
-  cluster_sync();
+  // The barrier that publishes the inits: each role moves its registers (setmaxnreg)
+  // between the arrive and the wait, so that hides behind the barrier's latency too.
+  cluster_arrive_after_inits();
 
   auto receive = [&](SchedulePipe& slots) -> uint32_t {
     const uint32_t slot = slots.stage();
@@ -234,6 +236,7 @@ __global__ void __launch_bounds__(128 * (1 + BM / 64), 1)
   if (warpgroup == 0) {
     // ---- producer ----
     ptx::setmaxnreg_dec<kProducerRegisters>();
+    cuda::ptx::barrier_cluster_wait();
     if (threadIdx.x / 32 == 0 && ptx::elect_one_sync()) {
       const TileSlice sa = slice_a(kCluster, rank, BM), sb = slice_b(kCluster, rank, BN);
       const uint16_t mask_a = multicast_mask_a(kCluster, rank), mask_b = multicast_mask_b(kCluster, rank);
@@ -320,6 +323,7 @@ __global__ void __launch_bounds__(128 * (1 + BM / 64), 1)
   } else {
     // ---- consumers ----
     ptx::setmaxnreg_inc<kConsumerRegisters>();
+    cuda::ptx::barrier_cluster_wait();
     const int consumer = warpgroup - 1;
     const uint32_t t = threadIdx.x % 128, warp = t / 32, lane = t % 32;
     const uint16_t peers = multicast_peers(kCluster, rank);
