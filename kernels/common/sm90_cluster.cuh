@@ -27,9 +27,10 @@ __device__ __forceinline__ void cluster_sync() {
 // mbarrier inits to the peers: relaxed, since fence_mbarrier_inits
 // (fence.mbarrier_init.release.cluster) already orders the inits before the
 // initializing thread's arrive (PTX ISA "membar/fence"), and nothing else before it
-// needs ordering. A release arrive costs a MEMBAR.ALL.GPU and an L1 invalidate per
-// thread in SASS (bench/results/2026-12-01-h200-mainloop, call 1). Each thread then
-// calls barrier_cluster_wait() before it touches a peer.
+// needs ordering. A release arrive costs every thread a MEMBAR.ALL.GPU, an ERRBAR
+// and a CGAERRBAR in SASS; cuBLAS's first barrier is a bare UCGABAR_ARV
+// (bench/results/2026-12-01-h200-mainloop, calls 1 and 4). Each thread then calls
+// barrier_cluster_wait() (acquire) before it touches a peer.
 __device__ __forceinline__ void cluster_arrive_after_inits() {
   cuda::ptx::barrier_cluster_arrive(cuda::ptx::sem_relaxed);
 }

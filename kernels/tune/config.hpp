@@ -80,6 +80,11 @@ namespace gemmscope::tune {
 //    changed. Those instances were re-tuned over the 48 shapes with `tune --configs`,
 //    each shape's cached entry timed in the same run, and the entries that won in two
 //    alternated benches were taken (bench/results/2026-12-01-h200-clocks, calls 5-7).
+//    k10's first cluster barrier arrives relaxed (the mbarrier-init fence orders the
+//    inits), with setmaxnreg between its arrive and wait, under version 7 too: only the
+//    prologue changed, not the main loop or the epilogue. The 48-shape bench through
+//    the kept cache, old and new binaries alternated in one call, is the measure
+//    (bench/results/2026-12-01-h200-mainloop, call 4: +0.2% overall, +0.5% at M = 128).
 inline constexpr int kKernelVersion = 7;
 
 enum class Schedule { Static, Dynamic };
