@@ -19,6 +19,7 @@ std::string_view to_string(Violation kind) {
     case Violation::unfinished_barrier: return "unfinished_barrier";
     case Violation::async_at_exit: return "async_at_exit";
     case Violation::unread_at_exit: return "unread_at_exit";
+    case Violation::access_after_exit: return "access_after_exit";
     case Violation::step_limit: return "step_limit";
   }
   return "?";
@@ -34,11 +35,13 @@ PipelineSim::Fixed& PipelineSim::fixed() {
 uint32_t PipelineSim::add_barrier(std::string name, uint32_t expected_count) {
   barriers_.push_back(Mbarrier(expected_count));
   fixed().barriers.push_back(std::move(name));
+  fixed().barrier_owner.push_back(-1);
   return static_cast<uint32_t>(barriers_.size() - 1);
 }
 
 template <class Op>
 void PipelineSim::barrier_op(uint32_t id, const char* what, Op op) {
+  check_barrier_alive(id, what);
   Mbarrier& b = barriers_.at(id);
   try {
     op(b);
@@ -48,6 +51,7 @@ void PipelineSim::barrier_op(uint32_t id, const char* what, Op op) {
 }
 
 bool PipelineSim::try_wait(uint32_t id, uint32_t parity) {
+  check_barrier_alive(id, "try_wait");
   const Mbarrier& b = barriers_.at(id);
   bool passed = false;
   try {
@@ -84,10 +88,12 @@ uint32_t PipelineSim::add_buffer(std::string name, uint32_t readers_per_fill) {
   b.readers_per_fill = readers_per_fill;
   buffers_.push_back(std::move(b));
   fixed().buffers.push_back(std::move(name));
+  fixed().buffer_owner.push_back(-1);
   return static_cast<uint32_t>(buffers_.size() - 1);
 }
 
 void PipelineSim::begin_write(uint32_t id, const std::string& tag) {
+  check_buffer_alive(id, "write");
   BufferSlot& b = buffers_.at(id);
   if (b.state == BufferSlot::State::writing)
     throw SimViolation(Violation::overwrite_before_drained,
@@ -102,6 +108,7 @@ void PipelineSim::begin_write(uint32_t id, const std::string& tag) {
 }
 
 void PipelineSim::accumulate(uint32_t id, const std::string& piece) {
+  check_buffer_alive(id, "accumulate");
   BufferSlot& b = buffers_.at(id);
   if (b.state != BufferSlot::State::writing)
     throw SimViolation(Violation::overwrite_before_drained,
@@ -112,12 +119,14 @@ void PipelineSim::accumulate(uint32_t id, const std::string& piece) {
 }
 
 void PipelineSim::finish_write(uint32_t id) {
+  check_buffer_alive(id, "finish_write");
   BufferSlot& b = buffers_.at(id);
   require(b.state == BufferSlot::State::writing, "finish_write of " + buffer_name(id), 0, "without a write in flight");
   b.state = BufferSlot::State::full;
 }
 
 void PipelineSim::read(uint32_t id, const std::string& expected_tag) {
+  check_buffer_alive(id, "read");
   BufferSlot& b = buffers_.at(id);
   if (b.state == BufferSlot::State::free)
     throw SimViolation(Violation::read_before_written,
@@ -135,6 +144,7 @@ void PipelineSim::read(uint32_t id, const std::string& expected_tag) {
 }
 
 void PipelineSim::release_read(uint32_t id) {
+  check_buffer_alive(id, "release");
   BufferSlot& b = buffers_.at(id);
   require(b.state == BufferSlot::State::full && b.releases < b.reads, "release of " + buffer_name(id), b.releases,
           "without a read to release");
@@ -142,6 +152,32 @@ void PipelineSim::release_read(uint32_t id) {
     b.state = BufferSlot::State::free;
     b.reads = b.releases = 0;
   }
+}
+
+// ---- Owners -----------------------------------------------------------------------------
+
+void PipelineSim::set_barrier_owner(uint32_t id, uint32_t owner) {
+  require(id < barriers_.size(), "barrier", id, "does not exist");
+  fixed().barrier_owner.at(id) = owner;
+}
+void PipelineSim::set_buffer_owner(uint32_t id, uint32_t owner) {
+  require(id < buffers_.size(), "buffer", id, "does not exist");
+  fixed().buffer_owner.at(id) = owner;
+}
+void PipelineSim::owner_exits(uint32_t owner) { exited_owners_.insert(owner); }
+bool PipelineSim::owner_exited(uint32_t owner) const { return exited_owners_.count(owner) != 0; }
+
+void PipelineSim::check_barrier_alive(uint32_t id, const char* what) const {
+  const int64_t owner = names_->barrier_owner.at(id);
+  if (owner >= 0 && exited_owners_.count(static_cast<uint32_t>(owner)))
+    throw SimViolation(Violation::access_after_exit, std::string(what) + " on " + barrier_name(id) +
+                                                         " after its owner " + std::to_string(owner) + " exited");
+}
+void PipelineSim::check_buffer_alive(uint32_t id, const char* what) const {
+  const int64_t owner = names_->buffer_owner.at(id);
+  if (owner >= 0 && exited_owners_.count(static_cast<uint32_t>(owner)))
+    throw SimViolation(Violation::access_after_exit, std::string(what) + " of " + buffer_name(id) +
+                                                         " after its owner " + std::to_string(owner) + " exited");
 }
 
 // ---- Outputs ----------------------------------------------------------------------------
@@ -306,6 +342,8 @@ std::string PipelineSim::state_key() const {
   for (const auto& o : outputs_) key += o + ";";
   key += "|";
   for (const auto& op : pending_) key += op.label + ";";
+  key += "|";
+  for (uint32_t o : exited_owners_) key += std::to_string(o) + ",";
   key += "|";
   key += role_state_key();
   return key;

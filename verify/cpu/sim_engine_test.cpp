@@ -74,6 +74,42 @@ TEST(SimEngine, BarrierMisuseAndUnfinishedPhaseHandWorked) {
   EXPECT_EQ(violation_of([&] { sim.check_exit(); }), Violation::none);
 }
 
+// Owners: once a barrier's or buffer's owner has exited, every operation on it is
+// refused; those of other owners, and those with no owner, go on.
+TEST(SimEngine, AccessAfterOwnerExitHandWorked) {
+  Bare sim;
+  const uint32_t mine = sim.add_barrier("cta0 empty[0]", 1), other = sim.add_barrier("cta1 empty[0]", 1);
+  const uint32_t loose = sim.add_barrier("unowned", 1);
+  const uint32_t buf = sim.add_buffer("cta0 stage 0", 1);
+  sim.set_barrier_owner(mine, 0);
+  sim.set_barrier_owner(other, 1);
+  sim.set_buffer_owner(buf, 0);
+  sim.begin_write(buf, "x");
+  sim.finish_write(buf);
+  EXPECT_FALSE(sim.owner_exited(0));
+  sim.owner_exits(0);
+  EXPECT_TRUE(sim.owner_exited(0));
+  EXPECT_FALSE(sim.owner_exited(1));
+  EXPECT_EQ(violation_of([&] { sim.arrive(mine); }), Violation::access_after_exit);
+  EXPECT_EQ(violation_of([&] { sim.complete_tx(mine, 16); }), Violation::access_after_exit);
+  EXPECT_EQ(violation_of([&] { (void)sim.try_wait(mine, 0); }), Violation::access_after_exit);
+  EXPECT_EQ(violation_of([&] { sim.read(buf, "x"); }), Violation::access_after_exit);
+  EXPECT_EQ(violation_of([&] { sim.begin_write(buf, "y"); }), Violation::access_after_exit);
+  EXPECT_EQ(violation_of([&] { sim.arrive(other); }), Violation::none);
+  EXPECT_EQ(violation_of([&] { sim.arrive(loose); }), Violation::none);
+  // The message names the barrier and its owner.
+  try {
+    sim.arrive(mine);
+    ADD_FAILURE() << "no violation";
+  } catch (const SimViolation& v) {
+    EXPECT_NE(std::string(v.what()).find("cta0 empty[0]"), std::string::npos) << v.what();
+    EXPECT_NE(std::string(v.what()).find("owner 0"), std::string::npos) << v.what();
+  }
+  // An async operation landing on an exited owner's barrier is refused the same way.
+  sim.post(AsyncOp{"TMA into cta0", "TMA", -1, -1, {{AsyncEffect::Kind::complete_tx, mine, 16}}});
+  EXPECT_EQ(violation_of([&] { sim.step_candidate(0); }), Violation::access_after_exit);
+}
+
 TEST(SimEngine, OutputsExactlyOnce) {
   Bare sim;
   sim.expect_output("a");

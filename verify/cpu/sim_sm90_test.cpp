@@ -20,6 +20,7 @@ using namespace gemmscope;
 using model::sim::ExploreResult;
 using model::sim::SimResult;
 using model::sim::Violation;
+using verify::sim::Sm90Exit;
 using verify::sim::Sm90Kernel;
 using verify::sim::Sm90Mutations;
 using verify::sim::Sm90ScheduleSim;
@@ -174,6 +175,76 @@ TEST(SimSm90, EveryMutationIsCaughtByDepthFirstSearch) {
     m.apply(c.mutations);
     const ExploreResult r = explore(Sm90ScheduleSim<2>(c), 400'000);
     EXPECT_TRUE(m.accepted.count(r.violation)) << m.name << ": " << to_string(r.violation) << " " << r.message;
+  }
+}
+
+// ---- How CTAs leave: the cluster barrier and the producer tail --------------------------------
+
+// A 2 x 1 cluster of a persistent kernel (B multicast, each consumer releasing onto
+// both CTAs' empty barriers), 1 x units_n work tiles, one worker.
+Sm90SimConfig two_cta_cluster(Sm90Kernel kernel, Sm90Exit exit, uint32_t units_n, uint32_t k_blocks) {
+  Sm90SimConfig c;
+  c.kernel = kernel;
+  c.units_m = 1;
+  c.units_n = units_n;
+  c.k_blocks = k_blocks;
+  c.cluster_m = 2;
+  c.workers = 1;
+  c.exit = exit;
+  return c;
+}
+
+// 100 cases: the static schedules (k08, k09; cooperative or ping-pong consumers) with
+// no exit barrier, the producer waiting for its ring's last releases instead: no
+// operation lands on a CTA that has left, under random grids, clusters and
+// interleavings.
+RC_GTEST_PROP(SimSm90Exit, ProducerTailPassesRandomStaticSchedules, ()) {
+  Sm90SimConfig c;
+  c.kernel = *rc::gen::element(Sm90Kernel::k08_static, Sm90Kernel::k09_static);
+  c.units_m = *rc::gen::inRange<uint32_t>(1, 4);
+  c.units_n = *rc::gen::inRange<uint32_t>(1, 4);
+  c.k_blocks = *rc::gen::inRange<uint32_t>(1, 7);
+  c.cluster_m = *rc::gen::inRange<uint32_t>(1, 3);
+  c.workers = *rc::gen::inRange<uint32_t>(1, 5);
+  c.group = *rc::gen::inRange<uint32_t>(1, 4);
+  c.pingpong = *rc::gen::arbitrary<bool>();
+  c.exit = Sm90Exit::producer_tail;
+  const SimResult r = run_kernel(c, *rc::gen::arbitrary<uint64_t>());
+  RC_ASSERT(r.ok());
+}
+
+// Every interleaving (bounded) of a 2 x 1 cluster with the producer tail, one work
+// tile, fewer k-blocks than stages and more: no violation.
+TEST(SimSm90Exit, ProducerTailSearchOfTwoCtaClustersFindsNoViolation) {
+  for (const bool pingpong : {false, true})
+    for (const uint32_t k_blocks : {1u, 3u}) {
+      Sm90SimConfig c = two_cta_cluster(Sm90Kernel::k08_static, Sm90Exit::producer_tail, 1, k_blocks);
+      c.pingpong = pingpong;
+      const ExploreResult r = explore(Sm90ScheduleSim<2>(c), 30'000);
+      EXPECT_TRUE(r.ok()) << (pingpong ? "ping-pong" : "cooperative") << ", " << k_blocks << " k-blocks: " << r.message;
+      std::printf("producer tail, k08-static %s, 2 stages, %u k-blocks, cluster 2x1: %llu states, complete=%d\n",
+                  pingpong ? "ping-pong" : "cooperative", k_blocks, static_cast<unsigned long long>(r.states),
+                  r.complete ? 1 : 0);
+    }
+}
+
+// With neither the barrier nor the tail, a CTA can leave while its peer's consumer
+// still has a release to land on its empty barrier: the search finds it.
+TEST(SimSm90Exit, NoExitWaitIsCaught) {
+  for (Sm90Kernel kernel : {Sm90Kernel::k08_static, Sm90Kernel::k09_static}) {
+    const ExploreResult r = explore(Sm90ScheduleSim<2>(two_cta_cluster(kernel, Sm90Exit::none, 1, 1)), 400'000);
+    EXPECT_EQ(r.violation, Violation::access_after_exit) << to_string(kernel) << ": " << r.message;
+  }
+}
+
+// The dynamic schedule needs its exit barrier: with the tail alone, rank 0 can leave
+// while a peer still releases a schedule slot in rank 0 (or rank 0's last index is
+// still on its way to the peer). This is why the patch keeps the barrier there.
+TEST(SimSm90Exit, ProducerTailAloneIsNotEnoughForTheDynamicSchedule) {
+  for (Sm90Kernel kernel : {Sm90Kernel::k08_dynamic, Sm90Kernel::k09_dynamic}) {
+    const ExploreResult r =
+        explore(Sm90ScheduleSim<2>(two_cta_cluster(kernel, Sm90Exit::producer_tail, 1, 1)), 400'000);
+    EXPECT_EQ(r.violation, Violation::access_after_exit) << to_string(kernel) << ": " << r.message;
   }
 }
 

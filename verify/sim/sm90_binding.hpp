@@ -19,6 +19,14 @@
 // bar.sync by the other, never two arrivals ahead) is modelled as a one-arrival
 // barrier per consumer whose phases the waiter counts.
 //
+// How a CTA leaves (Sm90Exit): a CTA's barriers and buffers belong to it, and once
+// it has exited any operation on them is a violation (its shared memory is gone).
+// k06-k09 end on a cluster barrier: a CTA leaves once every role of its cluster is
+// done. The producer tail (bench/results/2026-12-01-h200-mainloop,
+// experiments/producer-tail.patch, for k10's static schedules) has no exit barrier:
+// the producer waits once more on each ring slot's empty barrier (the last
+// releases, the peers' included), and a CTA leaves once its own roles are done.
+//
 // Hardware added by the binding: TMA loads that land later (complete_tx on the
 // full barrier of each destination CTA), TMA stores whose shared-memory reads end
 // later and in issue order (cp.async.bulk.wait_group.read), the global atomic work
@@ -65,6 +73,19 @@ struct Sm90Mutations {
   bool pingpong_no_turn = false;              // ping-pong: a consumer starts its unit without waiting its turn
 };
 
+// How a CTA leaves: after a cluster barrier at the end (k06-k09); once its own roles are
+// done, its producer having waited for its ring's last releases (k10's producer tail,
+// not landed); or once its own roles are done with no wait at all (a mutation).
+enum class Sm90Exit { cluster_barrier, producer_tail, none };
+inline const char* to_string(Sm90Exit e) {
+  switch (e) {
+    case Sm90Exit::cluster_barrier: return "cluster barrier";
+    case Sm90Exit::producer_tail: return "producer tail";
+    case Sm90Exit::none: return "no exit wait";
+  }
+  return "?";
+}
+
 struct Sm90SimConfig {
   Sm90Kernel kernel = Sm90Kernel::k08_dynamic;
   uint32_t units_m = 1, units_n = 2;  // work tiles (cluster.m x 1 CTA tiles of 128 x 256)
@@ -73,6 +94,7 @@ struct Sm90SimConfig {
   uint32_t workers = 1;               // persistent clusters (k08/k09); k06/k07 launch one per work tile
   uint32_t group = 2;                 // k09: work-tile rows per band
   bool pingpong = false;              // k10's ping-pong consumers (k08/k09 schedules only)
+  Sm90Exit exit = Sm90Exit::cluster_barrier;
   Sm90Mutations mutations;
 };
 
@@ -133,7 +155,9 @@ class Sm90ScheduleSim : public model::sim::PipelineSim {
   }
   bool step_role(uint32_t i) override {
     Role& r = roles_[i];
-    return r.consumer < 0 ? step_producer(r) : step_consumer(r);
+    const bool moved = r.consumer < 0 ? step_producer(r) : step_consumer(r);
+    if (moved && r.pc == kDone) exit_ctas(r.cluster);
+    return moved;
   }
   void fire_custom(const model::sim::AsyncEffect& e) override {
     if (e.target != kStoreDone) throw model::ModelError("unknown custom effect " + std::to_string(e.target));
@@ -145,7 +169,7 @@ class Sm90ScheduleSim : public model::sim::PipelineSim {
  private:
   enum : uint32_t {
     kNextTile = 0, kPublish, kReceive, kLoadOrWait, kTakeTurn, kWaitFull, kFinalRelease, kEpilogue, kDrainStores,
-    kDone
+    kTail, kDone
   };
   struct Role {
     uint32_t cluster = 0, rank = 0;
@@ -191,11 +215,41 @@ class Sm90ScheduleSim : public model::sim::PipelineSim {
     return turn_[cta_index(r.cluster, r.rank) * kConsumers + consumer];
   }
 
+  uint32_t barrier_count() const { return static_cast<uint32_t>(full_.size() + empty_.size() + turn_.size() +
+                                                                 schedule_full_.size() + schedule_empty_.size()); }
+  uint32_t buffer_count() const {
+    return static_cast<uint32_t>(stage_buffers_.size() + staging_buffers_.size() + schedule_buffers_.size());
+  }
+  // The barriers and buffers added since the counts `barriers`, `buffers` are CTA
+  // `cta`'s (ids are handed out in order, one engine-wide sequence each).
+  void own_since(uint32_t cta, uint32_t barriers, uint32_t buffers) {
+    for (uint32_t id = barriers; id < barrier_count(); ++id) set_barrier_owner(id, cta);
+    for (uint32_t id = buffers; id < buffer_count(); ++id) set_buffer_owner(id, cta);
+  }
+  bool cta_roles_done(uint32_t c, uint32_t rank) const {
+    for (const Role& r : roles_)
+      if (r.cluster == c && r.rank == rank && r.pc != kDone) return false;
+    return true;
+  }
+  // After a role of cluster c finished: the CTAs of c that leave now.
+  void exit_ctas(uint32_t c) {
+    bool cluster_done = true;
+    for (uint32_t rank = 0; rank < cluster_.size(); ++rank) cluster_done = cluster_done && cta_roles_done(c, rank);
+    for (uint32_t rank = 0; rank < cluster_.size(); ++rank) {
+      const uint32_t cta = cta_index(c, rank);
+      const bool leaves = config_.exit == Sm90Exit::cluster_barrier ? cluster_done : cta_roles_done(c, rank);
+      if (exited_[cta] || !leaves) continue;
+      exited_[cta] = true;
+      owner_exits(cta);
+    }
+  }
+
   void build_cluster(uint32_t c) {
     const std::string cl = clusters_ > 1 ? "cl" + std::to_string(c) + " " : "";
     // Readers of each broadcast index (k08/k09 dynamic): the other CTAs' producers
     // and every consumer thread, as the kernel counts them.
     const uint32_t schedule_readers = (cluster_.m - 1) + cluster_.m * kConsumers * kThreadsPerConsumer;
+    uint32_t barriers_before = barrier_count(), buffers_before = buffer_count();
     for (uint32_t r = 0; r < cluster_.size(); ++r) {
       const std::string cta = cl + "cta" + std::to_string(r) + " ";
       for (uint32_t s = 0; s < Stages; ++s) {
@@ -221,9 +275,14 @@ class Sm90ScheduleSim : public model::sim::PipelineSim {
             add_buffer(cta + "schedule_tile[" + std::to_string(s) + "]", kConsumers + (r == 0 ? 0 : 1)));
         schedule_value_.push_back(0);
       }
+      own_since(cta_index(c, r), barriers_before, buffers_before);
+      barriers_before = barrier_count(), buffers_before = buffer_count();
     }
-    for (uint32_t s = 0; s < 2; ++s)
+    for (uint32_t s = 0; s < 2; ++s) {
       schedule_empty_.push_back(add_barrier(cl + "cta0 schedule_empty[" + std::to_string(s) + "]", schedule_readers));
+      set_barrier_owner(schedule_empty_.back(), cta_index(c, 0));
+    }
+    exited_.resize(exited_.size() + cluster_.size(), false);
     published_.push_back(0);
     for (uint32_t r = 0; r < cluster_.size(); ++r) {
       for (int k = -1; k < static_cast<int>(kConsumers); ++k) {
@@ -284,9 +343,7 @@ class Sm90ScheduleSim : public model::sim::PipelineSim {
           r.started = true;
           r.tile = persistent() ? (dynamic() ? sm90::DynamicSchedule{clusters_}.first(c) : r.statik.linear) : c;
         } else if (!persistent()) {
-          r.pc = kDone;
-          mark("exit");
-          return true;
+          return leave(r);
         } else {
           r.tile = r.next;
         }
@@ -314,6 +371,18 @@ class Sm90ScheduleSim : public model::sim::PipelineSim {
         if (!receive(r)) return false;
         mark("receive work " + std::to_string(r.tile));
         return start_tile(r);
+      case kTail: {
+        if (r.kb == Stages) {
+          r.pc = kDone;
+          mark("exit");
+          return true;
+        }
+        if (!try_wait(empty(c, rank, r.pipe.stage()), r.pipe.empty_parity())) return false;
+        mark("tail: empty[" + std::to_string(r.pipe.stage()) + "] released", static_cast<int>(r.pipe.stage()));
+        r.pipe = r.pipe.advance();
+        ++r.kb;
+        return true;
+      }
       case kLoadOrWait: {
         const uint32_t st = r.pipe.stage();
         if (!try_wait(empty(c, rank, st), r.pipe.empty_parity())) return false;
@@ -356,13 +425,23 @@ class Sm90ScheduleSim : public model::sim::PipelineSim {
     }
     throw model::ModelError("producer in an unknown state");
   }
-  // After the index is known: stop at the end, else (rank 0, dynamic) claim the next.
-  bool start_tile(Role& r) {
-    if (r.tile >= grid_.total()) {
+  // The producer's end: done, or (producer tail) first one more wait on each ring
+  // slot's empty barrier, from where the ring state stands (a slot never filled
+  // passes at once).
+  bool leave(Role& r) {
+    if (config_.exit != Sm90Exit::producer_tail) {
       r.pc = kDone;
       mark("exit");
       return true;
     }
+    r.kb = 0;
+    r.pc = kTail;
+    mark("no more work: tail");
+    return true;
+  }
+  // After the index is known: stop at the end, else (rank 0, dynamic) claim the next.
+  bool start_tile(Role& r) {
+    if (r.tile >= grid_.total()) return leave(r);
     if (persistent()) {
       if (dynamic()) {
         if (r.rank == 0) r.next = claim();
@@ -519,6 +598,7 @@ class Sm90ScheduleSim : public model::sim::PipelineSim {
   }
 
   Sm90SimConfig config_;
+  std::vector<bool> exited_;  // per CTA: left (its barriers and buffers are gone)
   sm90::ClusterShape cluster_{};
   sm90::WorkGrid grid_{};
   uint32_t clusters_ = 1;

@@ -45,6 +45,7 @@ enum class Violation {
   unfinished_barrier,        // at exit a barrier is in the middle of a phase
   async_at_exit,             // at exit a copy or commit is still in flight
   unread_at_exit,            // at exit a buffer holds data nobody (fully) read
+  access_after_exit,         // an operation on a barrier or buffer of an owner (a CTA) that has exited
   step_limit,
 };
 std::string_view to_string(Violation kind);
@@ -135,6 +136,16 @@ class PipelineSim {
   void release_read(uint32_t buffer);
   const std::string& buffer_name(uint32_t id) const { return names_->buffers.at(id); }
 
+  // ---- Owners: whose shared memory a barrier or buffer is ---------------------------
+  // A binding ties barriers and buffers to an owner (a CTA). Once it reports that the
+  // owner has exited, every operation on them, by a role or by an async operation
+  // landing, is a violation (access_after_exit): the CTA's shared memory is gone, or
+  // already another CTA's. Barriers and buffers with no owner are never checked.
+  void set_barrier_owner(uint32_t barrier, uint32_t owner);
+  void set_buffer_owner(uint32_t buffer, uint32_t owner);
+  void owner_exits(uint32_t owner);
+  bool owner_exited(uint32_t owner) const;
+
   // ---- Outputs: each expected key produced exactly once -----------------------------
   void expect_output(const std::string& key);
   void record_output(const std::string& key);
@@ -175,12 +186,15 @@ class PipelineSim {
   template <class Op>
   void barrier_op(uint32_t id, const char* what, Op op);
   void fire(const AsyncOp& op);
+  void check_barrier_alive(uint32_t barrier, const char* what) const;
+  void check_buffer_alive(uint32_t buffer, const char* what) const;
   uint32_t async_lane(const std::string& name);
 
   // Names and expected outputs are fixed once the binding is built: shared between
   // the copies that exhaustive search makes (copied on write while building).
   struct Fixed {
     std::vector<std::string> barriers, buffers;
+    std::vector<int64_t> barrier_owner, buffer_owner;  // -1: none
     std::set<std::string> expected_outputs;
   };
   Fixed& fixed();
@@ -190,6 +204,7 @@ class PipelineSim {
   std::set<std::string> outputs_;
   std::vector<std::string> outputs_in_order_;
   std::vector<AsyncOp> pending_;
+  std::set<uint32_t> exited_owners_;
 
   // Bookkeeping of the run (not part of the state key).
   uint64_t step_ = 0;
