@@ -29,6 +29,7 @@ struct SimArgs {
   bool exhaustive = false;
   long long max_states = 200000;
   std::string mutate;
+  std::string exit = "barrier";
   bool warps = false;
 };
 
@@ -132,9 +133,11 @@ int run_sm90(const SimArgs& a, verify::sim::Sm90Kernel kernel) {
   c.workers = positive("--clusters", a.clusters, 16);
   c.group = positive("--group", a.group, 64);
   auto& m = c.mutations;
+  if (a.exit == "tail") c.exit = verify::sim::Sm90Exit::producer_tail;
+  else if (a.exit != "barrier") throw std::invalid_argument("--exit = " + a.exit + " is not one of: barrier, tail");
   const char* list =
       "producer-wrong-phase, consumer-wrong-phase, missing-arrive, stage-off-by-one, staging-wait-off-by-one, "
-      "skip-tile, repeat-tile";
+      "skip-tile, repeat-tile, no-exit-wait";
   if (a.mutate == "producer-wrong-phase") m.producer_wrong_initial_phase = true;
   else if (a.mutate == "consumer-wrong-phase") m.consumer_wrong_initial_phase = true;
   else if (a.mutate == "missing-arrive") m.consumer_missing_release = true;
@@ -142,10 +145,12 @@ int run_sm90(const SimArgs& a, verify::sim::Sm90Kernel kernel) {
   else if (a.mutate == "staging-wait-off-by-one") m.staging_wait_off_by_one = true;
   else if (a.mutate == "skip-tile") m.scheduler_skips_tile = true;
   else if (a.mutate == "repeat-tile") m.scheduler_repeats_tile = true;
+  else if (a.mutate == "no-exit-wait") c.exit = verify::sim::Sm90Exit::none;
   else if (!a.mutate.empty()) unknown_mutation(a.mutate, list);
   const uint32_t stages = a.exhaustive ? 2 : verify::sim::sm90_kernel_stages(kernel);
   const std::string title = std::string(verify::sim::to_string(kernel)) + " (" + std::to_string(c.cluster_m) +
-                            "x1 cluster, " + std::to_string(stages) + " stages): " + std::to_string(c.units_m) + "x" +
+                            "x1 cluster, " + std::to_string(stages) + " stages, exit by " +
+                            verify::sim::to_string(c.exit) + "): " + std::to_string(c.units_m) + "x" +
                             std::to_string(c.units_n) + " work tiles x " + std::to_string(c.k_blocks) + " k-blocks" +
                             (a.mutate.empty() ? "" : ", mutation " + a.mutate);
   if (a.exhaustive) {
@@ -202,6 +207,10 @@ const Registration reg{
                     "search every interleaving (kernels with a 2-stage ring) instead of one random one");
       cmd->add_option("--max-states", args->max_states, "bound of --exhaustive")->capture_default_str();
       cmd->add_option("--mutate", args->mutate, "inject a bug through the binding (see the error for the list)");
+      cmd->add_option("--exit", args->exit,
+                      "k06-k09: how a CTA leaves: barrier (a cluster barrier at the end, as the kernels do) or tail "
+                      "(no exit barrier; the producer waits for its ring's last releases)")
+          ->capture_default_str();
       cmd->callback([args] {
         // A violation is a finding, not bad input: exit status 1 (main prints the line).
         if (run_sim(*args) != 0) throw std::runtime_error("the schedule broke a check (see above)");

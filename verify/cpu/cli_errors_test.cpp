@@ -274,6 +274,26 @@ bool has_gpu_commands() {
 }
 #endif
 
+// The simulator's exit models (k06-k09): a bad --exit is refused; with no exit wait at
+// all the exhaustive search finds a peer's release landing on a CTA that has left
+// (status 1, the finding); the producer tail passes the same bounded search.
+TEST_F(CliErrors, SimExitModels) {
+  expect_refused({{"sim", "--kernel", "k08-static", "--exit", "bogus"},
+                  "gemmscope: --exit = bogus is not one of: barrier, tail"});
+#ifdef GEMMSCOPE_CLI
+  const std::vector<std::string> small{"sim", "--kernel", "k08-static", "--cluster-m", "2", "--tiles-n", "1",
+                                       "--k-blocks", "1", "--exhaustive", "--max-states", "20000"};
+  std::vector<std::string> none = small, tail = small;
+  none.insert(none.end(), {"--mutate", "no-exit-wait"});
+  tail.insert(tail.end(), {"--exit", "tail"});
+  const CliResult broken = run_cli(none);
+  EXPECT_EQ(broken.status, 1) << broken.stderr_text;
+  const std::string out = run_cli_stdout(tail);
+  EXPECT_NE(out.find("exit by producer tail"), std::string::npos) << out;
+  EXPECT_NE(out.find("no violation"), std::string::npos) << out;
+#endif
+}
+
 // check and bench (built with the kernels) refuse names and shapes before they look
 // for a GPU, so these hold on a machine without one.
 TEST_F(CliErrors, KernelNamesAndShapes) {

@@ -180,16 +180,22 @@ TEST(SimSm90, EveryMutationIsCaughtByDepthFirstSearch) {
 
 // ---- How CTAs leave: the cluster barrier and the producer tail --------------------------------
 
-// A 2 x 1 cluster of a persistent kernel (B multicast, each consumer releasing onto
-// both CTAs' empty barriers), 1 x units_n work tiles, one worker.
-Sm90SimConfig two_cta_cluster(Sm90Kernel kernel, Sm90Exit exit, uint32_t units_n, uint32_t k_blocks) {
+// One persistent cluster of cluster_m x 1 CTAs over 1 x units_n work tiles.
+Sm90SimConfig one_worker(Sm90Kernel kernel, uint32_t units_n, uint32_t k_blocks, uint32_t cluster_m) {
   Sm90SimConfig c;
   c.kernel = kernel;
   c.units_m = 1;
   c.units_n = units_n;
   c.k_blocks = k_blocks;
-  c.cluster_m = 2;
+  c.cluster_m = cluster_m;
   c.workers = 1;
+  return c;
+}
+
+// A 2 x 1 cluster (B multicast, each consumer releasing onto both CTAs' empty
+// barriers) leaving by `exit`.
+Sm90SimConfig two_cta_cluster(Sm90Kernel kernel, Sm90Exit exit, uint32_t units_n, uint32_t k_blocks) {
+  Sm90SimConfig c = one_worker(kernel, units_n, k_blocks, 2);
   c.exit = exit;
   return c;
 }
@@ -252,14 +258,8 @@ TEST(SimSm90Exit, ProducerTailAloneIsNotEnoughForTheDynamicSchedule) {
 
 // One persistent 1 x 1 cluster with ping-pong consumers: 1 x units_n work tiles.
 Sm90SimConfig small_pingpong(Sm90Kernel kernel, uint32_t units_n, uint32_t k_blocks) {
-  Sm90SimConfig c;
-  c.kernel = kernel;
+  Sm90SimConfig c = one_worker(kernel, units_n, k_blocks, 1);
   c.pingpong = true;
-  c.units_m = 1;
-  c.units_n = units_n;
-  c.k_blocks = k_blocks;
-  c.cluster_m = 1;
-  c.workers = 1;
   return c;
 }
 
