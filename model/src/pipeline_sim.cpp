@@ -32,10 +32,10 @@ PipelineSim::Fixed& PipelineSim::fixed() {
   return *names_;
 }
 
-uint32_t PipelineSim::add_barrier(std::string name, uint32_t expected_count) {
+uint32_t PipelineSim::add_barrier(std::string name, uint32_t expected_count, int64_t owner) {
   barriers_.push_back(Mbarrier(expected_count));
   fixed().barriers.push_back(std::move(name));
-  fixed().barrier_owner.push_back(-1);
+  fixed().barrier_owner.push_back(owner);
   return static_cast<uint32_t>(barriers_.size() - 1);
 }
 
@@ -82,13 +82,13 @@ void PipelineSim::complete_tx(uint32_t id, uint32_t bytes) {
 
 // ---- Buffers --------------------------------------------------------------------------
 
-uint32_t PipelineSim::add_buffer(std::string name, uint32_t readers_per_fill) {
+uint32_t PipelineSim::add_buffer(std::string name, uint32_t readers_per_fill, int64_t owner) {
   require(readers_per_fill >= 1, "readers_per_fill of " + name, readers_per_fill, "must be at least 1");
   BufferSlot b;
   b.readers_per_fill = readers_per_fill;
   buffers_.push_back(std::move(b));
   fixed().buffers.push_back(std::move(name));
-  fixed().buffer_owner.push_back(-1);
+  fixed().buffer_owner.push_back(owner);
   return static_cast<uint32_t>(buffers_.size() - 1);
 }
 
@@ -156,14 +156,6 @@ void PipelineSim::release_read(uint32_t id) {
 
 // ---- Owners -----------------------------------------------------------------------------
 
-void PipelineSim::set_barrier_owner(uint32_t id, uint32_t owner) {
-  require(id < barriers_.size(), "barrier", id, "does not exist");
-  fixed().barrier_owner.at(id) = owner;
-}
-void PipelineSim::set_buffer_owner(uint32_t id, uint32_t owner) {
-  require(id < buffers_.size(), "buffer", id, "does not exist");
-  fixed().buffer_owner.at(id) = owner;
-}
 void PipelineSim::owner_exits(uint32_t owner) { exited_owners_.insert(owner); }
 bool PipelineSim::owner_exited(uint32_t owner) const { return exited_owners_.count(owner) != 0; }
 

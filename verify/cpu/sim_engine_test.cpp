@@ -78,12 +78,9 @@ TEST(SimEngine, BarrierMisuseAndUnfinishedPhaseHandWorked) {
 // refused; those of other owners, and those with no owner, go on.
 TEST(SimEngine, AccessAfterOwnerExitHandWorked) {
   Bare sim;
-  const uint32_t mine = sim.add_barrier("cta0 empty[0]", 1), other = sim.add_barrier("cta1 empty[0]", 1);
+  const uint32_t mine = sim.add_barrier("cta0 empty[0]", 1, 0), other = sim.add_barrier("cta1 empty[0]", 1, 1);
   const uint32_t loose = sim.add_barrier("unowned", 1);
-  const uint32_t buf = sim.add_buffer("cta0 stage 0", 1);
-  sim.set_barrier_owner(mine, 0);
-  sim.set_barrier_owner(other, 1);
-  sim.set_buffer_owner(buf, 0);
+  const uint32_t buf = sim.add_buffer("cta0 stage 0", 1, 0);
   sim.begin_write(buf, "x");
   sim.finish_write(buf);
   EXPECT_FALSE(sim.owner_exited(0));

@@ -215,17 +215,6 @@ class Sm90ScheduleSim : public model::sim::PipelineSim {
     return turn_[cta_index(r.cluster, r.rank) * kConsumers + consumer];
   }
 
-  uint32_t barrier_count() const { return static_cast<uint32_t>(full_.size() + empty_.size() + turn_.size() +
-                                                                 schedule_full_.size() + schedule_empty_.size()); }
-  uint32_t buffer_count() const {
-    return static_cast<uint32_t>(stage_buffers_.size() + staging_buffers_.size() + schedule_buffers_.size());
-  }
-  // The barriers and buffers added since the counts `barriers`, `buffers` are CTA
-  // `cta`'s (ids are handed out in order, one engine-wide sequence each).
-  void own_since(uint32_t cta, uint32_t barriers, uint32_t buffers) {
-    for (uint32_t id = barriers; id < barrier_count(); ++id) set_barrier_owner(id, cta);
-    for (uint32_t id = buffers; id < buffer_count(); ++id) set_buffer_owner(id, cta);
-  }
   bool cta_roles_done(uint32_t c, uint32_t rank) const {
     for (const Role& r : roles_)
       if (r.cluster == c && r.rank == rank && r.pc != kDone) return false;
@@ -238,9 +227,7 @@ class Sm90ScheduleSim : public model::sim::PipelineSim {
     for (uint32_t rank = 0; rank < cluster_.size(); ++rank) {
       const uint32_t cta = cta_index(c, rank);
       const bool leaves = config_.exit == Sm90Exit::cluster_barrier ? cluster_done : cta_roles_done(c, rank);
-      if (exited_[cta] || !leaves) continue;
-      exited_[cta] = true;
-      owner_exits(cta);
+      if (leaves) owner_exits(cta);  // a set: leaving twice is leaving once
     }
   }
 
@@ -249,40 +236,36 @@ class Sm90ScheduleSim : public model::sim::PipelineSim {
     // Readers of each broadcast index (k08/k09 dynamic): the other CTAs' producers
     // and every consumer thread, as the kernel counts them.
     const uint32_t schedule_readers = (cluster_.m - 1) + cluster_.m * kConsumers * kThreadsPerConsumer;
-    uint32_t barriers_before = barrier_count(), buffers_before = buffer_count();
     for (uint32_t r = 0; r < cluster_.size(); ++r) {
       const std::string cta = cl + "cta" + std::to_string(r) + " ";
+      const uint32_t owner = cta_index(c, r);  // whose shared memory each barrier and buffer is
       for (uint32_t s = 0; s < Stages; ++s) {
-        full_.push_back(add_barrier(cta + "full[" + std::to_string(s) + "]", 1));
+        full_.push_back(add_barrier(cta + "full[" + std::to_string(s) + "]", 1, owner));
         empty_.push_back(add_barrier(cta + "empty[" + std::to_string(s) + "]",
-                                     readers() * sm90::multicast_peer_count(cluster_)));
-        stage_buffers_.push_back(add_buffer(cta + "stage " + std::to_string(s) + " A", readers()));
+                                     readers() * sm90::multicast_peer_count(cluster_), owner));
+        stage_buffers_.push_back(add_buffer(cta + "stage " + std::to_string(s) + " A", readers(), owner));
         for (uint32_t i = 0; i < cluster_.m; ++i)
           stage_buffers_.push_back(
-              add_buffer(cta + "stage " + std::to_string(s) + " B slice " + std::to_string(i), readers()));
+              add_buffer(cta + "stage " + std::to_string(s) + " B slice " + std::to_string(i), readers(), owner));
       }
       for (uint32_t k = 0; k < kConsumers; ++k)
-        turn_.push_back(add_barrier(cta + "consumer " + std::to_string(k) + " turn", 1));
+        turn_.push_back(add_barrier(cta + "consumer " + std::to_string(k) + " turn", 1, owner));
       for (uint32_t k = 0; k < kConsumers; ++k) {
         for (uint32_t b = 0; b < kBoxes; ++b)
           staging_buffers_.push_back(add_buffer(
-              cta + "consumer " + std::to_string(k) + " staging " + std::to_string(b), 1));
+              cta + "consumer " + std::to_string(k) + " staging " + std::to_string(b), 1, owner));
         store_keys_.emplace_back();
       }
       for (uint32_t s = 0; s < 2; ++s) {
-        schedule_full_.push_back(add_barrier(cta + "schedule_full[" + std::to_string(s) + "]", 1));
+        schedule_full_.push_back(add_barrier(cta + "schedule_full[" + std::to_string(s) + "]", 1, owner));
         schedule_buffers_.push_back(
-            add_buffer(cta + "schedule_tile[" + std::to_string(s) + "]", kConsumers + (r == 0 ? 0 : 1)));
+            add_buffer(cta + "schedule_tile[" + std::to_string(s) + "]", kConsumers + (r == 0 ? 0 : 1), owner));
         schedule_value_.push_back(0);
       }
-      own_since(cta_index(c, r), barriers_before, buffers_before);
-      barriers_before = barrier_count(), buffers_before = buffer_count();
     }
-    for (uint32_t s = 0; s < 2; ++s) {
-      schedule_empty_.push_back(add_barrier(cl + "cta0 schedule_empty[" + std::to_string(s) + "]", schedule_readers));
-      set_barrier_owner(schedule_empty_.back(), cta_index(c, 0));
-    }
-    exited_.resize(exited_.size() + cluster_.size(), false);
+    for (uint32_t s = 0; s < 2; ++s)
+      schedule_empty_.push_back(
+          add_barrier(cl + "cta0 schedule_empty[" + std::to_string(s) + "]", schedule_readers, cta_index(c, 0)));
     published_.push_back(0);
     for (uint32_t r = 0; r < cluster_.size(); ++r) {
       for (int k = -1; k < static_cast<int>(kConsumers); ++k) {
@@ -598,7 +581,6 @@ class Sm90ScheduleSim : public model::sim::PipelineSim {
   }
 
   Sm90SimConfig config_;
-  std::vector<bool> exited_;  // per CTA: left (its barriers and buffers are gone)
   sm90::ClusterShape cluster_{};
   sm90::WorkGrid grid_{};
   uint32_t clusters_ = 1;

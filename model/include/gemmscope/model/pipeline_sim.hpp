@@ -110,7 +110,8 @@ class PipelineSim {
   virtual void finish_checks() {}
 
   // ---- Barriers (each operation forwards to the model's Mbarrier) --------------------
-  uint32_t add_barrier(std::string name, uint32_t expected_count);
+  // owner: the CTA whose shared memory holds it (see Owners below); -1: none.
+  uint32_t add_barrier(std::string name, uint32_t expected_count, int64_t owner = -1);
   // try_wait.parity: true when the phase with this parity has completed. A false
   // result is remembered as what the current role waits on (deadlock report,
   // timeline) and changes nothing else.
@@ -126,7 +127,7 @@ class PipelineSim {
   // A buffer is free, being written (tag known), or full; each fill is read by
   // `readers_per_fill` readers, each of which reads once and releases once; after the
   // last release it is free again.
-  uint32_t add_buffer(std::string name, uint32_t readers_per_fill);
+  uint32_t add_buffer(std::string name, uint32_t readers_per_fill, int64_t owner = -1);
   void begin_write(uint32_t buffer, const std::string& tag);
   // Adds to the tag of a buffer being written (an accumulator: one piece per K block).
   void accumulate(uint32_t buffer, const std::string& piece);
@@ -137,12 +138,10 @@ class PipelineSim {
   const std::string& buffer_name(uint32_t id) const { return names_->buffers.at(id); }
 
   // ---- Owners: whose shared memory a barrier or buffer is ---------------------------
-  // A binding ties barriers and buffers to an owner (a CTA). Once it reports that the
-  // owner has exited, every operation on them, by a role or by an async operation
-  // landing, is a violation (access_after_exit): the CTA's shared memory is gone, or
-  // already another CTA's. Barriers and buffers with no owner are never checked.
-  void set_barrier_owner(uint32_t barrier, uint32_t owner);
-  void set_buffer_owner(uint32_t buffer, uint32_t owner);
+  // A binding gives barriers and buffers an owner (a CTA) when it adds them. Once it
+  // reports that the owner has exited, every operation on them, by a role or by an
+  // async operation landing, is a violation (access_after_exit): the CTA's shared
+  // memory is gone, or already another CTA's. Those with no owner are never checked.
   void owner_exits(uint32_t owner);
   bool owner_exited(uint32_t owner) const;
 
