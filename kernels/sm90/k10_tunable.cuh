@@ -311,15 +311,23 @@ __global__ void __launch_bounds__(128 * (1 + BM / 64), 1)
           }
           if constexpr (!Dynamic) have_ahead = walk_next(walk, ahead);
         }
+        // Static schedule: the CTA may leave once the last fill of every ring slot has
+        // been released by every consumer that read it, here and in the peers (CUTLASS's
+        // load_tail). Those releases are the last remote operations on this CTA's
+        // shared memory; the multicasts it receives are waited for by its own consumers.
+        // A slot never filled passes at once (its first empty parity).
+        if constexpr (!Dynamic)
+          for (int i = 0; i < Stages; ++i, p = p.advance()) mbarrier_wait(&s.empty[p.stage()], p.empty_parity());
       };
       if (prob.b_evict_first)
         produce(std::true_type{});
       else
         produce(std::false_type{});
     }
-    // The producer's last remote operation (a multicast) is behind it: its half of
-    // the exit barrier. Lanes and warps that load nothing arrive at once.
-    cuda::ptx::barrier_cluster_arrive(cuda::ptx::sem_release);
+    // Dynamic schedule: the producer's last remote operation (a multicast or a
+    // schedule slot) is behind it, its half of the exit barrier. Lanes and warps that
+    // load nothing arrive at once.
+    if constexpr (Dynamic) cuda::ptx::barrier_cluster_arrive(cuda::ptx::sem_release);
   } else {
     // ---- consumers ----
     ptx::setmaxnreg_inc<kConsumerRegisters>();
@@ -352,7 +360,6 @@ __global__ void __launch_bounds__(128 * (1 + BM / 64), 1)
     Pipe p;
     SchedulePipe slots;
     uint32_t turn = 0;  // ping-pong: this CTA's units seen so far
-    bool exit_arrived = false;
     for (;;) {
       Unit w;
       if constexpr (Dynamic) {
@@ -420,16 +427,9 @@ __global__ void __launch_bounds__(128 * (1 + BM / 64), 1)
       }
       ptx::wgmma_wait_group<0>();
       release(previous);
-      // Static cooperative schedule: when no unit follows, that release was this
-      // thread's last remote operation, so it arrives on the exit barrier now and the
-      // peers need not wait for its epilogue (ping-pong and dynamic arrive after the loop).
-      if constexpr (!Dynamic && !PingPong) {
-        have_ahead = walk_next(walk, ahead);
-        if (!have_ahead) {
-          cuda::ptx::barrier_cluster_arrive(cuda::ptx::sem_release);
-          exit_arrived = true;
-        }
-      }
+      // The static cooperative schedule walks to its next unit here (ping-pong walked
+      // at the top of the loop).
+      if constexpr (!Dynamic && !PingPong) have_ahead = walk_next(walk, ahead);
 
       if (w.fix >= 0) {
         // A cut tile: publish this piece's partial (thread-major, so each register's
@@ -560,15 +560,17 @@ __global__ void __launch_bounds__(128 * (1 + BM / 64), 1)
     if constexpr (PingPong)
       if (turn > 0 && pingpong_turn(turn, static_cast<uint32_t>(consumer)))
         named_barrier_sync(kTurnBarrier + consumer, 256);
-    if (!exit_arrived) cuda::ptx::barrier_cluster_arrive(cuda::ptx::sem_release);
+    if constexpr (Dynamic) cuda::ptx::barrier_cluster_arrive(cuda::ptx::sem_release);
     if (t == 0) cuda::ptx::cp_async_bulk_wait_group_read(cuda::ptx::n32_t<0>{});
   }
-  // The exit barrier: no CTA leaves while a peer may still multicast into its shared
-  // memory or arrive on its barriers. Each thread arrived after its last remote
-  // operation, so a CTA whose peer is still storing its tile does not wait for it
-  // (bench/results/2026-11-30-h200-tile-168-timeline, call 2: 0.45-0.77 us of
-  // waiting at the end became 0.1).
-  cuda::ptx::barrier_cluster_wait();
+  // The dynamic schedule's exit barrier: no CTA leaves while a peer may still write
+  // a schedule slot or arrive on its barriers. Each thread arrived after its last
+  // remote operation, so a CTA whose peer is still storing its tile does not wait for
+  // it (bench/results/2026-11-30-h200-tile-168-timeline, call 2). The static schedule
+  // needs none: its producer's tail above waits for the last remote arrivals, and a
+  // release arrive costs each consumer a MEMBAR.ALL.GPU between its main loop and its
+  // epilogue (bench/results/2026-12-01-h200-mainloop, call 4's SASS).
+  if constexpr (Dynamic) cuda::ptx::barrier_cluster_wait();
 }
 
 // The host half of one instance: shared-memory attribute and resident clusters
