@@ -85,6 +85,10 @@ namespace gemmscope::tune {
 //    prologue changed, not the main loop or the epilogue. The 48-shape bench through
 //    the kept cache, old and new binaries alternated in one call, is the measure
 //    (bench/results/2026-12-01-h200-mainloop, call 4: +0.2% overall, +0.5% at M = 128).
+//    Static schedules leave without the exit cluster barrier (the producer waits for its
+//    ring's last releases instead, CUTLASS's load_tail) under version 7 too: only the
+//    exit changed. Same measure: +0.6% and +0.8% in two alternated 48-shape runs
+//    (bench/results/2026-12-01-h200-tail, call 1).
 inline constexpr int kKernelVersion = 7;
 
 enum class Schedule { Static, Dynamic };

@@ -11,7 +11,7 @@ export LD_LIBRARY_PATH=$PWD/.carry/lib:/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-
 L=$OUT/logs; mkdir -p "$L"
 X=bench/results/2026-12-01-h200-mainloop/experiments
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,power.limit --format=csv >"$L/gpu.txt" 2>&1
-for b in main tail; do
+for b in ${TIMELINE_BUILDS:-main tail}; do
   bin=.carry/gemmscope; [ $b = tail ] && bin=.carry/tail/gemmscope
   [ -x "$bin" ] || continue
   for v in 512x4096x4096@128x128x64.s6.wg2.c2x1.static.g0.sk1 512x5376x4096@128x168x64.s5.wg2.c2x1.static.g0.sk1 \
