@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Call 4: issue 10's measure on the landed kernels (04ff67f, the producer tail) through
-# merged-cache.json (the kept cache with call 3's one winning entry,
+# call-4-cache.json (run as ../merged-cache.json, renamed once the tightened merge rule
+# left its one new entry out): the kept cache with call 3's one winning entry,
 # 2048x5376x21504 -> 128x128x64.s6.wg2.c1x2.static.g0.sk8): two 48-shape benches.
 # First that entry's configuration is checked against the CPU reference at its shape
 # and small ragged ones, and under memcheck and racecheck.
@@ -19,7 +20,7 @@ for tool in memcheck racecheck; do
   echo "sanitize-$tool rc=$? $(tail -n 1 "$L/sanitize-$tool.log")" >>"$OUT/summary.txt"
 done
 for r in 1 2; do
-  timeout 140 "$G" bench --kernels auto,cublas --tune-cache "$R/merged-cache.json" --shapes bench/shapes/llm_projections.csv \
+  timeout 140 "$G" bench --kernels auto,cublas --tune-cache "$R/experiments/call-4-cache.json" --shapes bench/shapes/llm_projections.csv \
     --warmup 3 --repeats 20 --quiet --csv "$OUT/llm-$r.csv" >"$L/llm-$r.log" 2>&1
   echo "llm $r rc=$? $(tail -n 1 "$L/llm-$r.log")" >>"$OUT/summary.txt"
 done
