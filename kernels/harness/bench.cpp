@@ -22,17 +22,14 @@
 namespace gemmscope::harness {
 namespace {
 
-std::string shell_line(const char* cmd) {
-  std::unique_ptr<FILE, int (*)(FILE*)> pipe(popen(cmd, "r"), pclose);
-  if (!pipe) return "unknown";
-  char buf[256] = {};
-  std::string out;
-  while (fgets(buf, sizeof(buf), pipe.get())) out += buf;
-  while (!out.empty() && (out.back() == '\n' || out.back() == ' ')) out.pop_back();
-  return out.empty() ? "unknown" : out;
+// The SM clock now, through NVML (opened once per process), as bench's clock before and
+// after its shapes; "unknown" where NVML cannot be used.
+std::string sm_clock_mhz() {
+  static const NvmlClock nvml(0);
+  unsigned mhz = 0;
+  unsigned long long reasons = 0;
+  return nvml.sample(mhz, reasons) ? std::to_string(mhz) : "unknown";
 }
-
-std::string sm_clock_mhz() { return shell_line("nvidia-smi --query-gpu=clocks.sm --format=csv,noheader,nounits 2>/dev/null | head -1"); }
 
 double percentile(std::vector<float> v, double q) {
   std::sort(v.begin(), v.end());
@@ -81,7 +78,6 @@ int rotation_sets(const GemmShape& s, int64_t l2_bytes) {
   const size_t set_bytes = static_cast<size_t>((s.m * s.k + s.n * s.k + s.m * s.n) * 2);
   return static_cast<int>(std::max<size_t>(2, (3 * static_cast<size_t>(l2_bytes)) / set_bytes + 1));
 }
-std::string current_sm_clock_mhz() { return sm_clock_mhz(); }
 
 BenchReport run_bench(const BenchOptions& opt) {
   BenchReport report;
@@ -195,16 +191,9 @@ BenchReport run_bench(const BenchOptions& opt) {
         std::vector<float> batch;
         try {
           if (cleaner) cleaner->run(stream);
-          const bool sample = sampler && rep >= opt.warmup;
           // The batch's opening spin is not the kernel's clock: skipped.
-          if (sample)
-            sampler->begin(&e.clock, std::chrono::microseconds(static_cast<int64_t>(kSpinBeforeBatchUs)));
-          struct EndSample {
-            ClockSampler* s;
-            ~EndSample() {
-              if (s) s->end();
-            }
-          } end_sample{sample ? sampler.get() : nullptr};
+          const ClockSampler::Armed armed(rep >= opt.warmup ? sampler.get() : nullptr, &e.clock,
+                                          std::chrono::microseconds(static_cast<int64_t>(kSpinBeforeBatchUs)));
           batch = timer.time(
               stream, kBatchLaunches,
               [&](int) {

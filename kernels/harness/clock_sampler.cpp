@@ -10,7 +10,7 @@ namespace gemmscope::harness {
 // The few NVML entry points used, by the C ABI the NVML API reference documents:
 // nvmlReturn_t is an int (0 = NVML_SUCCESS), nvmlDevice_t an opaque pointer,
 // NVML_CLOCK_SM is 1.
-struct ClockSampler::Nvml {
+struct NvmlClock::Nvml {
   using Device = struct nvmlDevice_st*;
   void* lib = nullptr;
   int (*init)() = nullptr;
@@ -35,7 +35,7 @@ struct ClockSampler::Nvml {
   }
 };
 
-ClockSampler::ClockSampler(int cuda_device, std::chrono::microseconds period) : period_(period) {
+NvmlClock::NvmlClock(int cuda_device) {
   auto nvml = std::make_unique<Nvml>();
   nvml->lib = dlopen("libnvidia-ml.so.1", RTLD_NOW | RTLD_LOCAL);
   if (!nvml->lib) {
@@ -79,7 +79,16 @@ ClockSampler::ClockSampler(int cuda_device, std::chrono::microseconds period) : 
     return;
   }
   nvml_ = nvml.release();
-  thread_ = std::thread([this] { loop(); });
+}
+
+NvmlClock::~NvmlClock() { delete nvml_; }
+
+bool NvmlClock::sample(unsigned& mhz, unsigned long long& reasons) const {
+  return nvml_ && nvml_->sample(mhz, reasons);
+}
+
+ClockSampler::ClockSampler(int cuda_device, std::chrono::microseconds period) : nvml_(cuda_device), period_(period) {
+  if (nvml_.available()) thread_ = std::thread([this] { loop(); });
 }
 
 ClockSampler::~ClockSampler() {
@@ -91,11 +100,10 @@ ClockSampler::~ClockSampler() {
     wake_.notify_all();
     thread_.join();
   }
-  delete nvml_;
 }
 
 void ClockSampler::begin(ClockTally* into, std::chrono::microseconds skip) {
-  if (!nvml_) return;
+  if (!nvml_.available()) return;
   {
     std::lock_guard<std::mutex> lock(mutex_);
     target_ = into;
@@ -117,7 +125,7 @@ void ClockSampler::loop() {
     lock.unlock();
     unsigned mhz = 0;
     unsigned long long why = 0;
-    const bool ok = nvml_->sample(mhz, why);
+    const bool ok = nvml_.sample(mhz, why);
     lock.lock();
     // A sample read while armed but finished after end() is dropped, and so is one
     // taken before the skip ran out.

@@ -133,7 +133,6 @@ class BatchTimer {
 };
 // GPU, SMs, L2, driver, runtime, SM clock now, commit, date.
 BenchEnvironment collect_environment();
-std::string current_sm_clock_mhz();
 double median_of(const std::vector<float>& v);
 // How many input/output sets bench and tune rotate through for a shape: together
 // more than 3x L2, at least 2, so every launch reads its operands from HBM.

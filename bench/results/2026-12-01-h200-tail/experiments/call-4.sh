@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Call 4: issue 10's measure on the landed kernels (04ff67f, the producer tail) through
+# Call 4: the one entry call 3 took, measured on the landed kernels (04ff67f) through
 # call-4-cache.json (run as ../merged-cache.json, renamed once the tightened merge rule
 # left its one new entry out): the kept cache with call 3's one winning entry,
 # 2048x5376x21504 -> 128x128x64.s6.wg2.c1x2.static.g0.sk8): two 48-shape benches.
