@@ -20,12 +20,20 @@
 namespace gemmscope::harness {
 namespace {
 
-TEST(ClockSampler, NvmlClockMatchesTheSmCycleCounter) {
-  std::string why;
-  if (!gpu_available(&why)) {
-    std::printf("GEMMSCOPE_NO_GPU: %s\n", why.c_str());
-    GTEST_SKIP() << "no GPU";
+// Every test here needs the GPU: skipped (the marker ctest's SKIP_REGULAR_EXPRESSION
+// reads) where there is none.
+class ClockSamplerTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    std::string why;
+    if (!gpu_available(&why)) {
+      std::printf("GEMMSCOPE_NO_GPU: %s\n", why.c_str());
+      GTEST_SKIP() << "no GPU";
+    }
   }
+};
+
+TEST_F(ClockSamplerTest, NvmlClockMatchesTheSmCycleCounter) {
   ClockSampler sampler(0, std::chrono::microseconds(100));
   if (!sampler.available()) GTEST_SKIP() << "NVML unavailable: " << sampler.why_unavailable();
   measure_sm_clock_mhz(20'000);  // out of idle first
@@ -40,12 +48,7 @@ TEST(ClockSampler, NvmlClockMatchesTheSmCycleCounter) {
   EXPECT_NEAR(tally.mean_mhz(), counted, 0.05 * counted);
 }
 
-TEST(ClockSampler, OneReadMatchesTheSmCycleCounter) {
-  std::string why;
-  if (!gpu_available(&why)) {
-    std::printf("GEMMSCOPE_NO_GPU: %s\n", why.c_str());
-    GTEST_SKIP() << "no GPU";
-  }
+TEST_F(ClockSamplerTest, OneReadMatchesTheSmCycleCounter) {
   const NvmlClock nvml(0);
   if (!nvml.available()) GTEST_SKIP() << "NVML unavailable: " << nvml.why_unavailable();
   measure_sm_clock_mhz(20'000);  // out of idle first
@@ -62,12 +65,7 @@ TEST(ClockSampler, OneReadMatchesTheSmCycleCounter) {
 
 // The tally an Armed scope fed gets no sample once the scope is left, normally or by
 // an exception thrown inside it.
-TEST(ClockSampler, ArmedStopsItsTallyWhenItsScopeEnds) {
-  std::string why;
-  if (!gpu_available(&why)) {
-    std::printf("GEMMSCOPE_NO_GPU: %s\n", why.c_str());
-    GTEST_SKIP() << "no GPU";
-  }
+TEST_F(ClockSamplerTest, ArmedStopsItsTallyWhenItsScopeEnds) {
   ClockSampler sampler(0, std::chrono::microseconds(100));
   if (!sampler.available()) GTEST_SKIP() << "NVML unavailable: " << sampler.why_unavailable();
   ClockTally normal, thrown;
