@@ -159,17 +159,17 @@ void PipelineSim::release_read(uint32_t id) {
 void PipelineSim::owner_exits(uint32_t owner) { exited_owners_.insert(owner); }
 bool PipelineSim::owner_exited(uint32_t owner) const { return exited_owners_.count(owner) != 0; }
 
-void PipelineSim::check_barrier_alive(uint32_t id, const char* what) const {
-  const int64_t owner = names_->barrier_owner.at(id);
+// Called on every barrier and buffer operation: the message is built only when it throws.
+void PipelineSim::check_alive(int64_t owner, const char* what, const char* prep, const std::string& name) const {
   if (owner >= 0 && exited_owners_.count(static_cast<uint32_t>(owner)))
-    throw SimViolation(Violation::access_after_exit, std::string(what) + " on " + barrier_name(id) +
-                                                         " after its owner " + std::to_string(owner) + " exited");
+    throw SimViolation(Violation::access_after_exit, std::string(what) + prep + name + " after its owner " +
+                                                         std::to_string(owner) + " exited");
+}
+void PipelineSim::check_barrier_alive(uint32_t id, const char* what) const {
+  check_alive(names_->barrier_owner.at(id), what, " on ", barrier_name(id));
 }
 void PipelineSim::check_buffer_alive(uint32_t id, const char* what) const {
-  const int64_t owner = names_->buffer_owner.at(id);
-  if (owner >= 0 && exited_owners_.count(static_cast<uint32_t>(owner)))
-    throw SimViolation(Violation::access_after_exit, std::string(what) + " of " + buffer_name(id) +
-                                                         " after its owner " + std::to_string(owner) + " exited");
+  check_alive(names_->buffer_owner.at(id), what, " of ", buffer_name(id));
 }
 
 // ---- Outputs ----------------------------------------------------------------------------

@@ -22,10 +22,10 @@
 // How a CTA leaves (Sm90Exit): a CTA's barriers and buffers belong to it, and once
 // it has exited any operation on them is a violation (its shared memory is gone).
 // k06-k09 end on a cluster barrier: a CTA leaves once every role of its cluster is
-// done. The producer tail (bench/results/2026-12-01-h200-mainloop,
-// experiments/producer-tail.patch, for k10's static schedules) has no exit barrier:
-// the producer waits once more on each ring slot's empty barrier (the last
-// releases, the peers' included), and a CTA leaves once its own roles are done.
+// done. The producer tail (k10's static schedules since bench/results/
+// 2026-12-01-h200-tail, call 1) has no exit barrier: the producer waits once more on
+// each ring slot's empty barrier (the last releases, the peers' included), and a CTA
+// leaves once its own roles are done.
 //
 // Hardware added by the binding: TMA loads that land later (complete_tx on the
 // full barrier of each destination CTA), TMA stores whose shared-memory reads end
@@ -73,9 +73,10 @@ struct Sm90Mutations {
   bool pingpong_no_turn = false;              // ping-pong: a consumer starts its unit without waiting its turn
 };
 
-// How a CTA leaves: after a cluster barrier at the end (k06-k09); once its own roles are
-// done, its producer having waited for its ring's last releases (k10's producer tail,
-// not landed); or once its own roles are done with no wait at all (a mutation).
+// How a CTA leaves: after a cluster barrier at the end (k06-k09, k10's dynamic
+// schedules); once its own roles are done, its producer having waited for its ring's
+// last releases (k10's static schedules); or once its own roles are done with no wait
+// at all (a mutation).
 enum class Sm90Exit { cluster_barrier, producer_tail, none };
 inline const char* to_string(Sm90Exit e) {
   switch (e) {

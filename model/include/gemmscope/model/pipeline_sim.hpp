@@ -185,6 +185,8 @@ class PipelineSim {
   template <class Op>
   void barrier_op(uint32_t id, const char* what, Op op);
   void fire(const AsyncOp& op);
+  // access_after_exit when `owner` (-1: none) has exited: "<what><prep><name> after ...".
+  void check_alive(int64_t owner, const char* what, const char* prep, const std::string& name) const;
   void check_barrier_alive(uint32_t barrier, const char* what) const;
   void check_buffer_alive(uint32_t buffer, const char* what) const;
   uint32_t async_lane(const std::string& name);
