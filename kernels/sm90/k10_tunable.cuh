@@ -122,6 +122,10 @@ __global__ void __launch_bounds__(128 * (1 + BM / 64), 1)
   static_assert((BM / ClusterN) % 8 == 0, "A slices are whole 8-row swizzle atoms");
   constexpr int kStoreCols = Storage::kStoreCols, kStagingBuffers = Storage::kStagingBuffers;
   constexpr bool kBatched = k10_batched_epilogue(BM, BN, BK, Stages, PingPong);
+#ifndef GEMMSCOPE_K10_DEFER_EPILOGUE
+#define GEMMSCOPE_K10_DEFER_EPILOGUE 1
+#endif
+  constexpr bool kDeferEpilogue = !PingPong && GEMMSCOPE_K10_DEFER_EPILOGUE;
   static_assert(BN % kStoreCols == 0, "whole store boxes");
   static_assert(sizeof(Storage) + 1024 <= 232448, "227 KiB of shared memory per block");
   static_assert(sizeof(Storage) + 1024 == k10_shared_bytes(BM, BN, BK, Stages, kStagingBuffers),
@@ -360,6 +364,74 @@ __global__ void __launch_bounds__(128 * (1 + BM / 64), 1)
     Pipe p;
     SchedulePipe slots;
     uint32_t turn = 0;  // ping-pong: this CTA's units seen so far
+    // The deferred epilogue (cooperative): a unit's tile, packed to bf16, is held in
+    // registers and staged and stored one box per k-block during the next unit's first
+    // k-blocks, behind that unit's wgmmas (which read other registers), so the tensor
+    // cores wait only for the packing between two tiles. held_next: the next box to
+    // store (kBoxes: nothing held). box_seq counts the boxes stored so far: box i goes to
+    // staging buffer i % kStagingBuffers, once the store that read that buffer last,
+    // kStagingBuffers boxes back, has read it.
+    constexpr int kBoxes = BN / kStoreCols;
+    [[maybe_unused]] uint32_t held[kDeferEpilogue ? BN / 4 : 1];
+    [[maybe_unused]] int held_m0 = 0, held_n0 = 0, held_next = kBoxes;
+    [[maybe_unused]] uint32_t box_seq = 0;
+    // Box `box` of a 64-row half into the staging buffer at `staging`. word(i): the
+    // accumulator registers i and i + 1 as bf16x2; 8-column block j of the tile is
+    // registers 4j..4j+3 (box_block_register).
+    auto stage_box = [&](auto&& word, int box, uint32_t staging) {
+      if constexpr (kStoreCols % 16 == 0) {
+#pragma unroll
+        for (int pair = 0; pair < kStoreCols / 16; ++pair) {
+          const StmatrixRow at = stmatrix_x4_row(warp, lane, pair);
+          const int r = box_block_register(box, kStoreCols, 2 * pair);
+          const uint32_t at_bytes = kStoreCols == 64   ? sw128_offset(at.row, at.col)
+                                    : kStoreCols == 32 ? sw64_offset(at.row, at.col)
+                                                       : sw32_offset(at.row, at.col);
+          ptx::stmatrix_x4(staging + at_bytes, word(r), word(r + 2), word(r + 4), word(r + 6));
+        }
+      } else {
+        // Unswizzled box of an odd number of 8-column blocks (BN = 168: 7): pairs
+        // of blocks by stmatrix.x4, the last block by stmatrix.x2.
+        constexpr int kBlocks = kStoreCols / 8;
+        static_assert(kBlocks % 2 == 1, "plain boxes are an odd number of 16-byte chunks");
+#pragma unroll
+        for (int pair = 0; pair < kBlocks / 2; ++pair) {
+          const StmatrixRow at = stmatrix_x4_row(warp, lane, pair);
+          const int r = box_block_register(box, kStoreCols, 2 * pair);
+          ptx::stmatrix_x4(staging + plain_offset(at.row, at.col, kStoreCols), word(r), word(r + 2), word(r + 4),
+                           word(r + 6));
+        }
+        const StmatrixRow at = stmatrix_x2_row(warp, lane);
+        const int r = box_block_register(box, kStoreCols, kBlocks - 1);
+        ptx::stmatrix_x2(staging + plain_offset(at.row, at.col + 8 * (kBlocks - 1), kStoreCols), word(r),
+                         word(r + 2));
+      }
+    };
+    // Box `box` of the 64 rows from row m0, column n0, from staging buffer `buffer`.
+    auto store_box = [&](int m0, int n0, int box, uint32_t buffer) {
+      const int32_t coords[2] = {n0 + box * kStoreCols, m0};
+      cuda::ptx::cp_async_bulk_tensor(cuda::ptx::space_global, cuda::ptx::space_shared, &map_c, coords,
+                                      reinterpret_cast<uint8_t*>(s.c[consumer][buffer]));
+    };
+    // The held tile's box held_next: wait for its buffer, stage, fence, store.
+    [[maybe_unused]] auto store_held_box = [&] {
+      const uint32_t buffer = box_seq % kStagingBuffers;
+      if (warp == 0) cuda::ptx::cp_async_bulk_wait_group_read(cuda::ptx::n32_t<kStagingBuffers - 1>{});
+      named_barrier_sync(1 + consumer, 128);
+      // Each box's register indices are constants, so `held` stays in registers.
+#pragma unroll
+      for (int box = 0; box < kBoxes; ++box)
+        if (box == held_next)
+          stage_box([&](int i) { return held[i / 2]; }, box, ptx::smem_u32(s.c[consumer][buffer]));
+      cuda::ptx::fence_proxy_async(cuda::ptx::space_shared);
+      named_barrier_sync(1 + consumer, 128);
+      if (t == 0) {
+        store_box(held_m0, held_n0, held_next, buffer);
+        cuda::ptx::cp_async_bulk_commit_group();
+      }
+      ++held_next;
+      ++box_seq;
+    };
     for (;;) {
       Unit w;
       if constexpr (Dynamic) {
@@ -403,6 +475,8 @@ __global__ void __launch_bounds__(128 * (1 + BM / 64), 1)
             ptx::WgmmaBf16F32<BN>::mma(acc[h], desc_advance(a, stage_k_offset(BM, kk) + h * kHalfBytesA),
                                        desc_advance(b, stage_k_offset(BN, kk)), 1);
         ptx::wgmma_commit_group();
+        if constexpr (kDeferEpilogue)
+          if (held_next < kBoxes) store_held_box();
         // Test the next stage's barrier while this step's wgmmas run, so the next step
         // starts without a wait when its data is already there (CUTLASS's
         // consumer_try_wait token). Ping-pong tests before waiting for the previous
@@ -427,6 +501,9 @@ __global__ void __launch_bounds__(128 * (1 + BM / 64), 1)
       }
       ptx::wgmma_wait_group<0>();
       release(previous);
+      // A unit of fewer k-blocks than boxes: the rest of the held tile goes now.
+      if constexpr (kDeferEpilogue)
+        while (held_next < kBoxes) store_held_box();
       // The static cooperative schedule walks to its next unit here (ping-pong walked
       // at the top of the loop).
       if constexpr (!Dynamic && !PingPong) have_ahead = walk_next(walk, ahead);
@@ -478,83 +555,56 @@ __global__ void __launch_bounds__(128 * (1 + BM / 64), 1)
       }
       // bf16 epilogue as k07/k08: stmatrix into swizzled staging boxes, TMA store; the
       // last boxes' stores stay in flight into the next unit.
-      constexpr int kBoxes = BN / kStoreCols;
-      // Box `box` of 64-row half h, from the accumulators into the buffer at `staging`;
-      // 8-column block j of the tile is accumulator registers 4j..4j+3
-      // (box_block_register).
-      auto stage_box = [&](int h, int box, uint32_t staging) {
-        if constexpr (kStoreCols % 16 == 0) {
+      if constexpr (kDeferEpilogue) {
+        // Held until the next unit's k-blocks (or the end of the loop) store it.
 #pragma unroll
-          for (int pair = 0; pair < kStoreCols / 16; ++pair) {
-            const StmatrixRow at = stmatrix_x4_row(warp, lane, pair);
-            const float* r = &acc[h][box_block_register(box, kStoreCols, 2 * pair)];
-            const uint32_t at_bytes = kStoreCols == 64   ? sw128_offset(at.row, at.col)
-                                      : kStoreCols == 32 ? sw64_offset(at.row, at.col)
-                                                         : sw32_offset(at.row, at.col);
-            ptx::stmatrix_x4(staging + at_bytes, pack_bf16x2(r[0], r[1]), pack_bf16x2(r[2], r[3]),
-                             pack_bf16x2(r[4], r[5]), pack_bf16x2(r[6], r[7]));
-          }
-        } else {
-          // Unswizzled box of an odd number of 8-column blocks (BN = 168: 7): pairs
-          // of blocks by stmatrix.x4, the last block by stmatrix.x2.
-          constexpr int kBlocks = kStoreCols / 8;
-          static_assert(kBlocks % 2 == 1, "plain boxes are an odd number of 16-byte chunks");
-#pragma unroll
-          for (int pair = 0; pair < kBlocks / 2; ++pair) {
-            const StmatrixRow at = stmatrix_x4_row(warp, lane, pair);
-            const float* r = &acc[h][box_block_register(box, kStoreCols, 2 * pair)];
-            ptx::stmatrix_x4(staging + plain_offset(at.row, at.col, kStoreCols), pack_bf16x2(r[0], r[1]),
-                             pack_bf16x2(r[2], r[3]), pack_bf16x2(r[4], r[5]), pack_bf16x2(r[6], r[7]));
-          }
-          const StmatrixRow at = stmatrix_x2_row(warp, lane);
-          const float* r = &acc[h][box_block_register(box, kStoreCols, kBlocks - 1)];
-          ptx::stmatrix_x2(staging + plain_offset(at.row, at.col + 8 * (kBlocks - 1), kStoreCols),
-                           pack_bf16x2(r[0], r[1]), pack_bf16x2(r[2], r[3]));
-        }
-      };
-      auto store_box = [&](int h, int box, int buffer) {
-        const int32_t coords[2] = {w.n0 + box * kStoreCols, w.m0 + row_base + h * 64};
-        cuda::ptx::cp_async_bulk_tensor(cuda::ptx::space_global, cuda::ptx::space_shared, &map_c, coords,
-                                        reinterpret_cast<uint8_t*>(s.c[consumer][buffer]));
-      };
-      if constexpr (kBatched) {
+        for (int i = 0; i < BN / 4; ++i) held[i] = pack_bf16x2(acc[0][2 * i], acc[0][2 * i + 1]);
+        held_m0 = w.m0 + row_base;
+        held_n0 = w.n0;
+        held_next = 0;
+      } else if constexpr (kBatched) {
         // A buffer per box: once the last unit's stores have read them, stage the
         // whole tile, then one fence, one barrier and one bulk group for all boxes.
         static_assert(kHalves == 1, "batched: one 64-row tile per warpgroup");
         if (warp == 0) cuda::ptx::cp_async_bulk_wait_group_read(cuda::ptx::n32_t<0>{});
         named_barrier_sync(1 + consumer, 128);
 #pragma unroll
-        for (int box = 0; box < kBoxes; ++box) stage_box(0, box, ptx::smem_u32(s.c[consumer][box]));
+        for (int box = 0; box < kBoxes; ++box)
+          stage_box([&](int i) { return pack_bf16x2(acc[0][i], acc[0][i + 1]); }, box,
+                    ptx::smem_u32(s.c[consumer][box]));
         cuda::ptx::fence_proxy_async(cuda::ptx::space_shared);
         named_barrier_sync(1 + consumer, 128);
         if (t == 0) {
 #pragma unroll
-          for (int box = 0; box < kBoxes; ++box) store_box(0, box, box);
+          for (int box = 0; box < kBoxes; ++box) store_box(w.m0 + row_base, w.n0, box, box);
           cuda::ptx::cp_async_bulk_commit_group();
         }
       } else {
-        // Alternating buffers: each box waits until the store two boxes back has read
-        // its buffer.
+        // Alternating buffers: each box waits until the store kStagingBuffers boxes back
+        // has read its buffer.
 #pragma unroll
         for (int h = 0; h < kHalves; ++h) {
 #pragma unroll
-          for (int box = 0; box < kBoxes; ++box) {
-            const int buffer = (h * kBoxes + box) % kStagingBuffers;
+          for (int box = 0; box < kBoxes; ++box, ++box_seq) {
+            const uint32_t buffer = box_seq % kStagingBuffers;
             // Warp 0 whole (lanes 1-31 have no bulk groups: no wait), so the warp
             // reaches the bar.sync converged.
             if (warp == 0) cuda::ptx::cp_async_bulk_wait_group_read(cuda::ptx::n32_t<kStagingBuffers - 1>{});
             named_barrier_sync(1 + consumer, 128);
-            stage_box(h, box, ptx::smem_u32(s.c[consumer][buffer]));
+            stage_box([&](int i) { return pack_bf16x2(acc[h][i], acc[h][i + 1]); }, box,
+                      ptx::smem_u32(s.c[consumer][buffer]));
             cuda::ptx::fence_proxy_async(cuda::ptx::space_shared);
             named_barrier_sync(1 + consumer, 128);
             if (t == 0) {
-              store_box(h, box, buffer);
+              store_box(w.m0 + row_base + h * 64, w.n0, box, buffer);
               cuda::ptx::cp_async_bulk_commit_group();
             }
           }
         }
       }
     }
+    if constexpr (kDeferEpilogue)
+      while (held_next < kBoxes) store_held_box();
     // Ping-pong: the last unit handed the turn to the warpgroup that would have run
     // the next one; that warpgroup takes the hand-off, so no arrival is left over.
     if constexpr (PingPong)
