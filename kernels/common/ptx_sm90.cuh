@@ -1,8 +1,8 @@
 #pragma once
 // The hand-written PTX of the project: only what CCCL's cuda::ptx lacks in CUDA 13
-// (wgmma, ldmatrix/stmatrix, setmaxnreg, elect.sync, mapa, createpolicy, the .aligned
-// cluster barrier and the .L2::cache_hint form of the multicast TMA tile load).
-// Everything else (TMA, mbarrier, fences, other cluster barriers) goes through cuda::ptx.
+// (wgmma, ldmatrix/stmatrix, setmaxnreg, elect.sync, mapa, createpolicy and the
+// .L2::cache_hint form of the multicast TMA tile load). Everything else (TMA, mbarrier,
+// fences, cluster barriers) goes through cuda::ptx.
 // The wgmma instructions themselves are generated: gemmscope/generated/wgmma_bf16.cuh.
 #include <cstdint>
 
@@ -83,16 +83,6 @@ template <int Registers>
 __device__ __forceinline__ void setmaxnreg_dec() {
   static_assert(Registers % 8 == 0 && Registers >= 24 && Registers <= 256, "setmaxnreg takes 24..256, step 8");
   asm volatile("setmaxnreg.dec.sync.aligned.u32 %0;\n" ::"n"(Registers));
-}
-
-// PTX ISA "barrier.cluster", the .aligned forms (every thread of the warp executes the
-// same barrier instruction), which cuda::ptx does not have: a relaxed arrive and the
-// wait (acquire).
-__device__ __forceinline__ void barrier_cluster_arrive_relaxed_aligned() {
-  asm volatile("barrier.cluster.arrive.relaxed.aligned;\n" ::: "memory");
-}
-__device__ __forceinline__ void barrier_cluster_wait_aligned() {
-  asm volatile("barrier.cluster.wait.aligned;\n" ::: "memory");
 }
 
 // PTX ISA "elect.sync": true in exactly one active lane of the warp.

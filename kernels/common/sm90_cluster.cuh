@@ -32,7 +32,7 @@ __device__ __forceinline__ void cluster_sync() {
 // (bench/results/2026-12-01-h200-mainloop, calls 1 and 4). Each thread then calls
 // barrier_cluster_wait() (acquire) before it touches a peer.
 __device__ __forceinline__ void cluster_arrive_after_inits() {
-  ptx::barrier_cluster_arrive_relaxed_aligned();
+  cuda::ptx::barrier_cluster_arrive(cuda::ptx::sem_relaxed);
 }
 
 // TMA 2-D load of one box, written into the same shared-memory offset of every CTA

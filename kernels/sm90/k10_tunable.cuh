@@ -242,7 +242,7 @@ __global__ void __launch_bounds__(128 * (1 + BM / 64), 1)
   if (warpgroup == 0) {
     // ---- producer ----
     ptx::setmaxnreg_dec<kProducerRegisters>();
-    ptx::barrier_cluster_wait_aligned();
+    cuda::ptx::barrier_cluster_wait();
     if (threadIdx.x / 32 == 0 && ptx::elect_one_sync()) {
       const TileSlice sa = slice_a(kCluster, rank, BM), sb = slice_b(kCluster, rank, BN);
       const uint16_t mask_a = multicast_mask_a(kCluster, rank), mask_b = multicast_mask_b(kCluster, rank);
@@ -337,7 +337,7 @@ __global__ void __launch_bounds__(128 * (1 + BM / 64), 1)
   } else {
     // ---- consumers ----
     ptx::setmaxnreg_inc<kConsumerRegisters>();
-    ptx::barrier_cluster_wait_aligned();
+    cuda::ptx::barrier_cluster_wait();
     const int consumer = warpgroup - 1;
     const uint32_t t = threadIdx.x % 128, warp = t / 32, lane = t % 32;
     const uint16_t peers = multicast_peers(kCluster, rank);
