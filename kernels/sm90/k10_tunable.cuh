@@ -122,12 +122,12 @@ __global__ void __launch_bounds__(128 * (1 + BM / 64), 1)
   static_assert((BM / ClusterN) % 8 == 0, "A slices are whole 8-row swizzle atoms");
   constexpr int kStoreCols = Storage::kStoreCols, kStagingBuffers = Storage::kStagingBuffers;
   constexpr bool kBatched = k10_batched_epilogue(BM, BN, BK, Stages, PingPong);
-#ifndef GEMMSCOPE_K10_DEFER_EPILOGUE
-#define GEMMSCOPE_K10_DEFER_EPILOGUE 1
-#endif
-  // The 64-row instances of BN = 256 spill with a tile held (ptxas: 76-108 bytes), so
-  // they store their tile at once.
-  constexpr bool kDeferEpilogue = !PingPong && !(BM == 64 && BN == 256) && GEMMSCOPE_K10_DEFER_EPILOGUE;
+  // The deferred epilogue: cooperative tiles whose boxes alternate two staging buffers
+  // (a box behind a wait, a fence and two barriers of its own). Deferring the batched
+  // tiles' one-barrier epilogue lost 0.2-1.2% (bench/results/2026-12-02-h200-defer,
+  // call 1); the 64-row instances of BN = 256 spill with a tile held (ptxas: 76-108
+  // bytes).
+  constexpr bool kDeferEpilogue = !PingPong && !kBatched && !(BM == 64 && BN == 256);
   static_assert(BN % kStoreCols == 0, "whole store boxes");
   static_assert(sizeof(Storage) + 1024 <= 232448, "227 KiB of shared memory per block");
   static_assert(sizeof(Storage) + 1024 == k10_shared_bytes(BM, BN, BK, Stages, kStagingBuffers),
@@ -366,13 +366,17 @@ __global__ void __launch_bounds__(128 * (1 + BM / 64), 1)
     Pipe p;
     SchedulePipe slots;
     uint32_t turn = 0;  // ping-pong: this CTA's units seen so far
-    // The deferred epilogue (cooperative): a unit's tile, packed to bf16, is held in
+    // The deferred epilogue (kDeferEpilogue): a unit's tile, packed to bf16, is held in
     // registers and staged and stored one box per k-block during the next unit's first
     // k-blocks, behind that unit's wgmmas (which read other registers), so the tensor
     // cores wait only for the packing between two tiles. held_next: the next box to
-    // store (kBoxes: nothing held). box_seq counts the boxes stored so far: box i goes to
+    // store (kBoxes: nothing held).
+    // box_seq counts the boxes this warpgroup has stored, across units: box i goes to
     // staging buffer i % kStagingBuffers, once the store that read that buffer last,
-    // kStagingBuffers boxes back, has read it.
+    // kStagingBuffers boxes back, has read it. (A count that restarted with each tile
+    // put an odd-box tile's first box, 128 x 168's three, into the buffer its last box
+    // was still being stored from, which the wait for all but the latest store did not
+    // cover.)
     constexpr int kBoxes = BN / kStoreCols;
     [[maybe_unused]] uint32_t held[kDeferEpilogue ? BN / 4 : 1];
     [[maybe_unused]] int held_m0 = 0, held_n0 = 0, held_next = kBoxes;
@@ -558,13 +562,18 @@ __global__ void __launch_bounds__(128 * (1 + BM / 64), 1)
       // bf16 epilogue as k07/k08: stmatrix into swizzled staging boxes, TMA store; the
       // last boxes' stores stay in flight into the next unit.
       if constexpr (kDeferEpilogue) {
-        // Held until the next unit's k-blocks (or the end of the loop) store it.
+        // A next unit follows (the dynamic schedule cannot tell): hold the tile for its
+        // k-blocks to store. The last unit stores at once.
+        if (Dynamic || have_ahead) {
 #pragma unroll
-        for (int i = 0; i < BN / 4; ++i) held[i] = pack_bf16x2(acc[0][2 * i], acc[0][2 * i + 1]);
-        held_m0 = w.m0 + row_base;
-        held_n0 = w.n0;
-        held_next = 0;
-      } else if constexpr (kBatched) {
+          for (int i = 0; i < BN / 4; ++i) held[i] = pack_bf16x2(acc[0][2 * i], acc[0][2 * i + 1]);
+          held_m0 = w.m0 + row_base;
+          held_n0 = w.n0;
+          held_next = 0;
+          continue;
+        }
+      }
+      if constexpr (kBatched) {
         // A buffer per box: once the last unit's stores have read them, stage the
         // whole tile, then one fence, one barrier and one bulk group for all boxes.
         static_assert(kHalves == 1, "batched: one 64-row tile per warpgroup");
