@@ -145,6 +145,33 @@ TEST(GemmDiff, K10SplitKLongK) {
       }
 }
 
+// Several units per CTA: more tiles than the persistent grid has CTAs (132 SMs), for
+// every instance, so each CTA runs two or more units in a row. The deferred epilogue
+// (the alternating-buffer cooperative tiles: 128 x 168, 224, 256) stores a unit's tile
+// during the next unit's first k-blocks; K = 136 gives units of fewer k-blocks than
+// store boxes (the rest of the held tile goes after the main loop), K = 1000 longer
+// ones. The box count runs on across units, so 128 x 168's three boxes per tile
+// start the next tile in the other buffer.
+TEST(GemmDiff, K10ManyUnitsPerCta) {
+  REQUIRE_GPU();
+  uint64_t seed = 9100;
+  for (const GemmShape s : {GemmShape{2176, 2056, 136}, GemmShape{1800, 3000, 1000}}) {
+    const HostProblem p = HostProblem::random(s, seed++);
+    const auto ref = harness::reference_gemm(p);
+    for (const auto& base : tune::compiled_instances())
+      for (const int group : {0, 8}) {
+        tune::KernelConfig c = base;
+        c.group = group;
+        const tune::Decomposition d = tune::decompose(c, {s.m, s.n, s.k});
+        ASSERT_GT(d.tiles_m * d.tiles_n, 132) << tune::to_string(c);
+        const auto r = harness::run_case("k10:" + tune::to_string(c), p, ref);
+        ASSERT_TRUE(r.ran) << r.refusal;
+        EXPECT_TRUE(r.cmp.ok) << tune::to_string(c) << " " << s.m << "x" << s.n << "x" << s.k << ": "
+                              << r.cmp.summary();
+      }
+  }
+}
+
 // Split-K and stream-K are deterministic too: the reduction sums the pieces of a
 // tile in a fixed order.
 TEST(GemmDiff, K10SplitKDeterministic) {
