@@ -310,6 +310,246 @@ TEST(SimSm90PingPong, MutationsAreCaught) {
     }
 }
 
+// ---- k10's deferred epilogue and the running staging count -----------------------------------
+
+const Sm90Kernel kPersistentKernels[] = {Sm90Kernel::k08_static, Sm90Kernel::k08_dynamic, Sm90Kernel::k09_static,
+                                         Sm90Kernel::k09_dynamic};
+
+// One persistent cluster of cluster_m x 1 CTAs over units_m x units_n work tiles,
+// cooperative consumers storing `boxes` boxes per 64-row half, the epilogue deferred
+// or not. A 1 x units_n grid for k08, units_n x 1 for k09 (so that its zig-zag order
+// is not k08's).
+Sm90SimConfig deferred(Sm90Kernel kernel, uint32_t units, uint32_t k_blocks, uint32_t cluster_m, uint32_t boxes,
+                       bool defer = true) {
+  const bool zigzag = kernel == Sm90Kernel::k09_static || kernel == Sm90Kernel::k09_dynamic;
+  Sm90SimConfig c = one_worker(kernel, zigzag ? 1 : units, k_blocks, cluster_m);
+  c.units_m = zigzag ? units : 1;
+  c.group = 2;
+  c.store_boxes = boxes;
+  c.deferred_epilogue = defer;
+  return c;
+}
+size_t expected_boxes(const Sm90SimConfig& c) {
+  return size_t{2} * c.store_boxes * c.units_m * c.cluster_m * c.units_n;
+}
+std::string describe(const Sm90SimConfig& c) {
+  return std::string(to_string(c.kernel)) + (c.deferred_epilogue ? " deferred" : " immediate") + ", " +
+         std::to_string(c.units_m) + "x" + std::to_string(c.units_n) + " tiles, " + std::to_string(c.workers) +
+         " workers, " + std::to_string(c.k_blocks) + " k-blocks, cluster " + std::to_string(c.cluster_m) + "x1, " +
+         std::to_string(c.store_boxes) + " boxes";
+}
+
+// The consumer's steps in order, as the timeline names them.
+std::vector<std::string> actions_of(const Sm90ScheduleSim<4>& sim, uint32_t role) {
+  std::vector<std::string> out;
+  for (const auto& e : sim.events())
+    if (e.lane == role && e.kind == model::sim::SimEvent::Kind::action) out.push_back(e.label);
+  return out;
+}
+size_t position(const std::vector<std::string>& labels, const std::string& prefix) {
+  for (size_t i = 0; i < labels.size(); ++i)
+    if (labels[i].rfind(prefix, 0) == 0) return i;
+  return labels.size();
+}
+
+// The flow itself, on one fixed interleaving of one 1 x 1 cluster with two work
+// tiles and 3 boxes: the first tile is held; its boxes go one per k-block of the
+// second, each right after that k-block's wgmma (5 k-blocks), or the first after the
+// second's only k-block and the rest after its final release (1 k-block). The second,
+// the last of the static walk, is stored at once; the dynamic schedule holds it too
+// (it cannot tell it is the last) and stores it once the end of the work is known.
+TEST(SimSm90Deferred, HeldTileIsStoredDuringTheNextUnit) {
+  for (Sm90Kernel kernel : {Sm90Kernel::k08_static, Sm90Kernel::k08_dynamic})
+    for (const uint32_t k_blocks : {1u, 5u}) {
+      const Sm90SimConfig c = deferred(kernel, 2, k_blocks, 1, 3);
+      Sm90ScheduleSim<4> sim(c);
+      const SimResult r = run_in_order(sim);
+      const std::string what = describe(c);
+      ASSERT_TRUE(r.ok()) << what << ": " << r.message;
+      EXPECT_EQ(sim.outputs_in_order().size(), expected_boxes(c)) << what;
+      const std::vector<std::string> a = actions_of(sim, 1);  // cta0 consumer 0
+      std::vector<size_t> releases;  // the final release of each unit
+      for (size_t i = 0; i < a.size(); ++i)
+        if (a[i].rfind("release stage", 0) == 0) releases.push_back(i);
+      ASSERT_EQ(releases.size(), 2u) << what;
+      EXPECT_NE(a[releases[0]].find("hold work 0"), std::string::npos) << what << ": " << a[releases[0]];
+      const size_t start = position(a, "start work 1");
+      size_t at = start;
+      for (uint32_t box = 0; box < 3; ++box) {
+        const size_t held = position(a, "store held work 0 box " + std::to_string(box));
+        ASSERT_LT(held, a.size()) << what << ", box " << box;
+        EXPECT_GT(held, at) << what << ", box " << box;
+        at = held;
+        if (box < k_blocks)  // right after k-block `box` of work 1
+          EXPECT_EQ(a[held - 1].rfind("wgmma k-block " + std::to_string(box), 0), 0u) << what << ": " << a[held - 1];
+        else  // the rest after its final release
+          EXPECT_GT(held, releases[1]) << what << ", box " << box;
+      }
+      if (kernel == Sm90Kernel::k08_static) {
+        EXPECT_EQ(position(a, "store held work 1"), a.size()) << what;
+        EXPECT_GT(position(a, "epilogue box 0"), at) << what;
+      } else {
+        EXPECT_GT(position(a, "store held work 1 box 0"), position(a, "no more work")) << what;
+        EXPECT_EQ(position(a, "epilogue box"), a.size()) << what;
+      }
+    }
+}
+
+// (a) Every interleaving of one 1 x 1 cluster with two work tiles, 3 or 4 boxes, 1 or 2
+// k-blocks (fewer than boxes: the held tile's last boxes go after the main loop):
+// no violation, every box stored once (the search's exit checks).
+TEST(SimSm90Deferred, ExhaustiveSmallConfigsPass) {
+  for (Sm90Kernel kernel : kPersistentKernels)
+    for (const uint32_t boxes : {3u, 4u})
+      for (const uint32_t k_blocks : {1u, 2u}) {
+        const Sm90SimConfig c = deferred(kernel, 2, k_blocks, 1, boxes);
+        const ExploreResult r = explore(Sm90ScheduleSim<2>(c), 400'000);
+        EXPECT_TRUE(r.ok()) << describe(c) << ": " << r.message;
+        EXPECT_TRUE(r.complete) << describe(c) << ": " << r.states << " states";
+        std::printf("exhaustive %s: %llu states\n", describe(c).c_str(),
+                    static_cast<unsigned long long>(r.states));
+      }
+}
+
+// (a) Bounded search of the larger ones: 2 x 1 clusters, three work tiles on one
+// worker, 1, 2 or 5 k-blocks.
+TEST(SimSm90Deferred, BoundedSearchOfTwoCtaClustersFindsNoViolation) {
+  for (Sm90Kernel kernel : {Sm90Kernel::k08_static, Sm90Kernel::k09_dynamic})
+    for (const uint32_t boxes : {3u, 4u})
+      for (const uint32_t k_blocks : {1u, 2u, 5u}) {
+        const Sm90SimConfig c = deferred(kernel, 3, k_blocks, 2, boxes);
+        const ExploreResult r = explore(Sm90ScheduleSim<2>(c), 10'000);
+        EXPECT_TRUE(r.ok()) << describe(c) << ": " << r.message;
+        std::printf("bounded %s: %llu states, complete=%d\n", describe(c).c_str(),
+                    static_cast<unsigned long long>(r.states), r.complete ? 1 : 0);
+      }
+}
+
+// (a) Random schedules: every persistent kernel, 3 or 4 boxes, 1, 2 or 5 k-blocks,
+// cluster 1 x 1 or 2 x 1, one worker on 2 or 3 work tiles and two workers on 5 (2 and
+// 3 each), 10 seeds each: no violation, every box stored once.
+TEST(SimSm90Deferred, RandomSchedulesPass) {
+  for (Sm90Kernel kernel : kPersistentKernels)
+    for (const uint32_t boxes : {3u, 4u})
+      for (const uint32_t k_blocks : {1u, 2u, 5u})
+        for (const uint32_t cluster_m : {1u, 2u})
+          for (const auto& [units, workers] : {std::pair{2u, 1u}, std::pair{3u, 1u}, std::pair{5u, 2u}})
+            for (uint64_t seed = 0; seed < 10; ++seed) {
+              Sm90SimConfig c = deferred(kernel, units, k_blocks, cluster_m, boxes);
+              c.workers = workers;
+              size_t outputs = 0;
+              const SimResult r = run_kernel(c, seed, &outputs);
+              EXPECT_TRUE(r.ok()) << describe(c) << ", seed " << seed << ": " << r.message;
+              EXPECT_EQ(outputs, expected_boxes(c)) << describe(c) << ", seed " << seed;
+            }
+}
+
+// 100 cases: random grids, clusters, worker counts, K and box counts (1..8), the
+// static schedules leaving by the cluster barrier or the producer tail.
+RC_GTEST_PROP(SimSm90Deferred, RandomConfigsPass, ()) {
+  Sm90SimConfig c;
+  c.kernel = *rc::gen::element(Sm90Kernel::k08_static, Sm90Kernel::k08_dynamic, Sm90Kernel::k09_static,
+                               Sm90Kernel::k09_dynamic);
+  c.units_m = *rc::gen::inRange<uint32_t>(1, 4);
+  c.units_n = *rc::gen::inRange<uint32_t>(1, 4);
+  c.k_blocks = *rc::gen::inRange<uint32_t>(1, 7);
+  c.cluster_m = *rc::gen::inRange<uint32_t>(1, 3);
+  c.workers = *rc::gen::inRange<uint32_t>(1, 5);
+  c.group = *rc::gen::inRange<uint32_t>(1, 4);
+  c.store_boxes = *rc::gen::inRange<uint32_t>(1, 9);
+  c.deferred_epilogue = true;
+  const bool statik = c.kernel == Sm90Kernel::k08_static || c.kernel == Sm90Kernel::k09_static;
+  if (statik && *rc::gen::arbitrary<bool>()) c.exit = Sm90Exit::producer_tail;
+  size_t outputs = 0;
+  const SimResult r = run_kernel(c, *rc::gen::arbitrary<uint64_t>(), &outputs);
+  RC_ASSERT(r.ok());
+  RC_ASSERT(outputs == expected_boxes(c));
+}
+
+// (b) The staging buffer by the running count: with a count that restarts per tile,
+// a tile of 3 boxes puts its box 0 into the buffer its predecessor's box 2 may still
+// be stored from (wait_group.read<1> leaves exactly that store in flight). Found
+// with the immediate epilogue and the deferred one; with 4 boxes per tile the
+// restart lands on the right buffer anyway, and the search is clean.
+TEST(SimSm90Deferred, StagingRestartsPerTileIsCaughtWithAnOddBoxCount) {
+  for (Sm90Kernel kernel : {Sm90Kernel::k08_static, Sm90Kernel::k09_dynamic})
+    for (const bool defer : {false, true})
+      for (const uint32_t boxes : {3u, 4u}) {
+        Sm90SimConfig c = deferred(kernel, 2, 1, 1, boxes, defer);
+        c.mutations.staging_restarts_per_tile = true;
+        const ExploreResult r = explore(Sm90ScheduleSim<2>(c), 400'000);
+        if (boxes % 2 == 1) {
+          EXPECT_EQ(r.violation, Violation::overwrite_before_drained) << describe(c) << ": " << r.message;
+          EXPECT_NE(r.message.find("staging"), std::string::npos) << describe(c) << ": " << r.message;
+          std::printf("staging restarts per tile, %s: %s\n", describe(c).c_str(), r.message.c_str());
+        } else {
+          EXPECT_TRUE(r.ok()) << describe(c) << ": " << r.message;
+          EXPECT_TRUE(r.complete) << describe(c) << ": " << r.states << " states";
+        }
+      }
+}
+
+// (c) The staging wait one too loose is still caught with the deferred epilogue,
+// its held boxes and its flush after a short main loop.
+TEST(SimSm90Deferred, StagingWaitOffByOneIsCaught) {
+  for (Sm90Kernel kernel : {Sm90Kernel::k08_static, Sm90Kernel::k08_dynamic, Sm90Kernel::k09_dynamic})
+    for (const uint32_t boxes : {3u, 4u})
+      for (const uint32_t k_blocks : {1u, 5u}) {
+        Sm90SimConfig c = deferred(kernel, 2, k_blocks, 1, boxes);
+        c.mutations.staging_wait_off_by_one = true;
+        const ExploreResult r = explore(Sm90ScheduleSim<2>(c), 400'000);
+        EXPECT_EQ(r.violation, Violation::overwrite_before_drained) << describe(c) << ": " << r.message;
+      }
+}
+
+// The ladder's mutations (kMutations) are still caught with the deferred epilogue:
+// random schedules as in EveryMutationIsCaughtByRandomSchedules, 3 boxes per half.
+TEST(SimSm90Deferred, EveryMutationIsCaughtByRandomSchedules) {
+  for (Sm90Kernel kernel : kPersistentKernels)
+    for (const Mutation& m : kMutations)
+      for (uint64_t seed = 0; seed < 20; ++seed) {
+        Sm90SimConfig c = deferred(kernel, 4, 3, 2, 3);
+        c.workers = 2;
+        m.apply(c.mutations);
+        const SimResult r = run_kernel(c, seed);
+        EXPECT_TRUE(m.accepted.count(r.violation)) << describe(c) << ", " << m.name << ", seed " << seed << ": "
+                                                   << to_string(r.violation) << " " << r.message;
+      }
+}
+
+// (d) Box counts outside 1..8, and the deferred epilogue with ping-pong consumers or a
+// kernel that is not persistent.
+TEST(SimSm90Deferred, BadConfigIsRefused) {
+  for (const uint32_t boxes : {0u, 9u}) {
+    Sm90SimConfig c;
+    c.store_boxes = boxes;
+    try {
+      Sm90ScheduleSim<4>{c};
+      ADD_FAILURE() << boxes << " boxes accepted";
+    } catch (const model::ModelError& e) {
+      const std::string what = e.what();
+      EXPECT_NE(what.find("store_boxes = " + std::to_string(boxes)), std::string::npos) << what;
+      EXPECT_NE(what.find("1..8"), std::string::npos) << what;
+    }
+  }
+  Sm90SimConfig c;
+  c.deferred_epilogue = true;
+  c.pingpong = true;
+  EXPECT_THROW(Sm90ScheduleSim<4>{c}, model::ModelError);
+  for (Sm90Kernel kernel : {Sm90Kernel::k06, Sm90Kernel::k07}) {
+    c = {};
+    c.kernel = kernel;
+    c.deferred_epilogue = true;
+    EXPECT_THROW(Sm90ScheduleSim<4>{c}, model::ModelError) << to_string(kernel);
+  }
+  for (const uint32_t boxes : {1u, 8u}) {
+    c = {};
+    c.store_boxes = boxes;
+    c.deferred_epilogue = true;
+    EXPECT_NO_THROW(Sm90ScheduleSim<4>{c}) << boxes << " boxes";
+  }
+}
+
 // ---- Tile coverage of the schedulers (item: static, dynamic, block-swizzled) ------------------
 
 // 100 cases: the static schedule's workers together take every index of a random

@@ -6,8 +6,9 @@
 // empty_parity), StaticSchedule / DynamicSchedule, order_along_m /
 // order_grouped_zigzag, multicast_mask_b / multicast_peers / multicast_peer_count,
 // slice_b. The kernels' constants (kBM = 128, kBN = 256, kBK = 64, two consumer
-// warpgroups, 64-column store boxes, two staging buffers from k07 on, two schedule
-// slots in k08/k09) sit in the .cu files, which need CUDA: they are restated here.
+// warpgroups, two staging buffers from k07 on, two schedule slots in k08/k09) sit in
+// the .cu files, which need CUDA: they are restated here; the store boxes per 64-row
+// half (the ladder's 256 / 64 = 4) are a parameter, store_boxes, below.
 //
 // With `pingpong` (persistent kernels only) the consumers are k10's ping-pong
 // warpgroups (kernels/sm90/k10_tunable.cuh): they take the CTA's work units in turn
@@ -27,11 +28,40 @@
 // each ring slot's empty barrier (the last releases, the peers' included), and a CTA
 // leaves once its own roles are done.
 //
+// The epilogue (Sm90SimConfig::store_boxes, 4 by default: kBN / 64 columns; k10's
+// BN = 168 has 3 boxes of 56): each 64-row half of a tile is stored as store_boxes
+// boxes, one output key per box (the box's index, not its columns, so that any count
+// 1..8 is a whole tile). k06 stages the whole half (a buffer per box) and stores it;
+// k07+ alternate two staging buffers a box at a time, as k10's non-batched epilogue
+// does (kernels/sm90/k10_tunable.cuh): each consumer counts the boxes it has stored
+// across tiles (box_seq, never reset), and box i goes to staging buffer i % 2 after
+// cp.async.bulk.wait_group.read<1> (all but the latest store have read their
+// buffer). k07-k09 take box % 2 of the per-tile box index, the same buffer for an
+// even count; for an odd one that rule (Sm90Mutations::staging_restarts_per_tile)
+// puts a tile's box 0 into the buffer its predecessor's last box may still be stored
+// from, which the wait does not cover.
+//
+// The deferred epilogue (deferred_epilogue: k10's kDeferEpilogue, cooperative
+// consumers of the persistent kernels only): a consumer whose unit has a next one
+// (the static walk has another unit; the dynamic schedule always, since it cannot
+// tell) does not store its tile after the main loop: it holds it (held_tile,
+// held_next: the next held box, store_boxes when nothing is held) and goes on, and
+// during the next unit stores one held box after each k-block's wgmma issue (kHeldBox,
+// right after the kWaitFull step's read and release; the kernel stores it before its
+// wgmma_wait_group<1> and the release of the stage before, an order that changes no
+// wait's outcome here, as the box's wait is on the store engine alone), each box
+// behind the same running count and wait. Boxes still held when the main loop ends
+// (a unit of fewer k-blocks than boxes) are stored right after its final release
+// (kFlushHeld), before the consumer decides about its own tile; with no more work,
+// before the final drain. The last unit of a static walk stores at once. The held
+// tile, its next box and the running count are role state (role_state_key).
+//
 // Hardware added by the binding: TMA loads that land later (complete_tx on the
 // full barrier of each destination CTA), TMA stores whose shared-memory reads end
 // later and in issue order (cp.async.bulk.wait_group.read), the global atomic work
 // counter of the dynamic schedule. Oracle, written plainly: which rows and K columns
-// each stage part must hold, and the 64 x 64 boxes of C each consumer stores.
+// each stage part must hold, and the store_boxes boxes of every 64-row half of
+// every CTA tile of C, each to be stored exactly once.
 #include <algorithm>
 #include <cstdint>
 #include <deque>
@@ -67,6 +97,7 @@ struct Sm90Mutations {
   bool consumer_missing_release = false;      // consumer 1 of rank 0 skips the last release of its first tile
   bool producer_stage_off_by_one = false;     // TMA writes stage + 1 (barriers of stage)
   bool staging_wait_off_by_one = false;       // wait_group.read<2> where <1> is needed (k07+)
+  bool staging_restarts_per_tile = false;     // staging buffer box % 2 of the per-tile box, not of the running count
   bool scheduler_skips_tile = false;          // the first "next" work index is one too far
   bool scheduler_repeats_tile = false;        // the first "next" work index repeats the current one
   bool pingpong_no_step_over = false;         // ping-pong: a consumer does not step over the other's unit
@@ -95,6 +126,8 @@ struct Sm90SimConfig {
   uint32_t workers = 1;               // persistent clusters (k08/k09); k06/k07 launch one per work tile
   uint32_t group = 2;                 // k09: work-tile rows per band
   bool pingpong = false;              // k10's ping-pong consumers (k08/k09 schedules only)
+  uint32_t store_boxes = 4;           // store boxes per 64-row consumer half (1..8; the kernels: 256 / 64)
+  bool deferred_epilogue = false;     // k10's deferred epilogue (cooperative k08/k09 only)
   Sm90Exit exit = Sm90Exit::cluster_barrier;
   Sm90Mutations mutations;
 };
@@ -104,7 +137,7 @@ class Sm90ScheduleSim : public model::sim::PipelineSim {
   using Pipe = sm90::PipelineState<Stages>;
   using SchedulePipe = sm90::PipelineState<2>;
   static constexpr uint32_t kBM = 128, kBN = 256, kBK = 64, kConsumers = 2, kConsumerRows = 64;
-  static constexpr uint32_t kStoreCols = 64, kBoxes = kBN / kStoreCols;
+  static constexpr uint32_t kStagingBuffers = 2;  // k07+: the alternating staging buffers
   static constexpr uint32_t kStageBytes = (kBM + kBN) * kBK * 2;
   static constexpr uint32_t kThreadsPerConsumer = 128;
   static constexpr uint32_t kStoreDone = 1;  // custom async effect
@@ -120,15 +153,20 @@ class Sm90ScheduleSim : public model::sim::PipelineSim {
     require(config.workers >= 1 && config.workers <= 16, "workers", config.workers, "must be in 1..16");
     require(config.group >= 1 && config.group <= 64, "group", config.group, "must be in 1..64");
     require(!(config.pingpong && !persistent()), "pingpong", 1, "needs a persistent kernel (k08/k09)");
+    require(config.store_boxes >= 1 && config.store_boxes <= 8, "store_boxes", config.store_boxes, "must be in 1..8");
+    require(!(config.deferred_epilogue && !persistent()), "deferred_epilogue", 1,
+            "needs a persistent kernel (k08/k09)");
+    require(!(config.deferred_epilogue && config.pingpong), "deferred_epilogue", 1,
+            "is for cooperative consumers, not ping-pong");
     cluster_ = sm90::ClusterShape{config.cluster_m, 1};
     grid_ = sm90::WorkGrid{config.units_m, config.units_n};
     clusters_ = persistent() ? config.workers : grid_.total();
     for (uint32_t c = 0; c < clusters_; ++c) build_cluster(c);
-    // Every 64 x 64 box of C of every CTA tile, from the grid alone.
+    // Every store box of every 64-row half of every CTA tile of C, from the grid alone.
     for (uint32_t m = 0; m < grid_.units_m * cluster_.m; ++m)
       for (uint32_t n = 0; n < grid_.units_n; ++n)
         for (uint32_t row = 0; row < kBM; row += kConsumerRows)
-          for (uint32_t col = 0; col < kBN; col += kStoreCols) expect_output(box_key(m * kBM + row, n * kBN + col));
+          for (uint32_t box = 0; box < config.store_boxes; ++box) expect_output(box_key(m * kBM + row, n * kBN, box));
   }
 
   uint32_t role_count() const override { return static_cast<uint32_t>(roles_.size()); }
@@ -147,7 +185,8 @@ class Sm90ScheduleSim : public model::sim::PipelineSim {
              std::to_string(r.tile) + "," + std::to_string(r.next) + "," + std::to_string(r.statik.linear) + "," +
              std::to_string(r.kb) + "," + std::to_string(r.previous) + "," + std::to_string(r.box) + "," +
              std::to_string(r.received) + "," + std::to_string(r.tiles_done) + "," + std::to_string(r.turn) + "," +
-             std::to_string(r.turns.phase()) + ";";
+             std::to_string(r.turns.phase()) + "," + std::to_string(r.box_seq) + "," + std::to_string(r.held_tile) +
+             "," + std::to_string(r.held_next) + ";";
     key += "ctr" + std::to_string(counter_) + ";";
     for (uint32_t v : schedule_value_) key += std::to_string(v) + ",";
     for (uint32_t v : published_) key += std::to_string(v) + ",";
@@ -170,7 +209,9 @@ class Sm90ScheduleSim : public model::sim::PipelineSim {
  private:
   enum : uint32_t {
     kNextTile = 0, kPublish, kReceive, kLoadOrWait, kTakeTurn, kWaitFull, kFinalRelease, kEpilogue, kDrainStores,
-    kTail, kDone
+    kTail, kDone,
+    kHeldBox,    // deferred epilogue: one held box after a k-block's wgmma issue, then on with the main loop
+    kFlushHeld,  // deferred epilogue: the held boxes left after the main loop (or at the end of the work)
   };
   struct Role {
     uint32_t cluster = 0, rank = 0;
@@ -182,6 +223,9 @@ class Sm90ScheduleSim : public model::sim::PipelineSim {
     uint32_t tile = 0, next = 0, kb = 0, previous = 0, box = 0, received = 0, tiles_done = 0;
     uint32_t turn = 0;  // ping-pong: the CTA's units this consumer has seen
     sm90::PipelineState<1> turns{};  // ping-pong: phases of this consumer's turn barrier waited for
+    uint32_t box_seq = 0;    // k07+: boxes this consumer has stored, across tiles (never reset)
+    uint32_t held_tile = 0;  // deferred epilogue: the work index of the held tile
+    uint32_t held_next = 0;  // deferred epilogue: its next box to store (store_boxes: nothing held)
     bool started = false;
   };
 
@@ -208,7 +252,12 @@ class Sm90ScheduleSim : public model::sim::PipelineSim {
   uint32_t stage_buffer(uint32_t c, uint32_t r, uint32_t s, uint32_t part) const {
     return stage_buffers_[(cta_index(c, r) * Stages + s) * parts() + part];
   }
-  uint32_t staging_buffer(const Role& r, uint32_t b) const { return staging_buffers_[consumer_index(r) * kBoxes + b]; }
+  uint32_t boxes() const { return config_.store_boxes; }
+  // Staging buffers per consumer: k06 stages a whole 64-row half (a buffer per box).
+  uint32_t staging_count() const { return double_buffered_staging() ? kStagingBuffers : boxes(); }
+  uint32_t staging_buffer(const Role& r, uint32_t b) const {
+    return staging_buffers_[consumer_index(r) * staging_count() + b];
+  }
   uint32_t schedule_full(uint32_t c, uint32_t r, uint32_t s) const { return schedule_full_[cta_index(c, r) * 2 + s]; }
   uint32_t schedule_empty(uint32_t c, uint32_t s) const { return schedule_empty_[c * 2 + s]; }
   uint32_t schedule_buffer(uint32_t c, uint32_t r, uint32_t s) const { return schedule_buffers_[cta_index(c, r) * 2 + s]; }
@@ -252,7 +301,7 @@ class Sm90ScheduleSim : public model::sim::PipelineSim {
       for (uint32_t k = 0; k < kConsumers; ++k)
         turn_.push_back(add_barrier(cta + "consumer " + std::to_string(k) + " turn", 1, owner));
       for (uint32_t k = 0; k < kConsumers; ++k) {
-        for (uint32_t b = 0; b < kBoxes; ++b)
+        for (uint32_t b = 0; b < staging_count(); ++b)
           staging_buffers_.push_back(add_buffer(
               cta + "consumer " + std::to_string(k) + " staging " + std::to_string(b), 1, owner));
         store_keys_.emplace_back();
@@ -278,6 +327,7 @@ class Sm90ScheduleSim : public model::sim::PipelineSim {
                                  : config_.mutations.consumer_wrong_initial_phase;
         if (wrong) role.pipe = role.pipe.advance(Stages);  // one lap: the other parity
         role.statik = sm90::StaticSchedule::first(c, clusters_);
+        role.held_next = config_.store_boxes;  // nothing held
         roles_.push_back(role);
       }
     }
@@ -297,8 +347,10 @@ class Sm90ScheduleSim : public model::sim::PipelineSim {
     const uint32_t slice_rows = kBN / cluster_.m;
     return box_tag('B', k_elem, w.n * kBN + (part - 1) * slice_rows, slice_rows);
   }
-  static std::string box_key(uint32_t row, uint32_t col) {
-    return "C rows " + std::to_string(row) + "+64 cols " + std::to_string(col) + "+64";
+  // Store box `box` of the 64 rows from `row` of the tile whose columns start at col0.
+  std::string box_key(uint32_t row, uint32_t col0, uint32_t box) const {
+    return "C rows " + std::to_string(row) + "+64 cols " + std::to_string(col0) + "+256 box " + std::to_string(box) +
+           "/" + std::to_string(config_.store_boxes);
   }
 
   // ---- Work sequence ---------------------------------------------------------------------------
@@ -465,6 +517,62 @@ class Sm90ScheduleSim : public model::sim::PipelineSim {
   uint32_t stores_in_flight(const Role& r) const {
     return static_cast<uint32_t>(store_keys_[consumer_index(r)].size());
   }
+  bool holding(const Role& r) const { return r.held_next < boxes(); }
+  // k07+: cp.async.bulk.wait_group.read<kStagingBuffers - 1> before a box's stmatrix
+  // (one more with the mutation).
+  bool staging_wait_passes(const Role& r) const {
+    const uint32_t allowed = kStagingBuffers - 1 + (config_.mutations.staging_wait_off_by_one ? 1 : 0);
+    return stores_in_flight(r) <= allowed;
+  }
+  // k07+: the staging buffer of the consumer's next box, `box` its index in its tile
+  // (a ping-pong tile's boxes count on through its second half).
+  uint32_t next_staging(const Role& r, uint32_t box) const {
+    return (config_.mutations.staging_restarts_per_tile ? box : r.box_seq) % kStagingBuffers;
+  }
+  // stmatrix of box `box` of the 64 rows from `row` of work tile w into staging buffer
+  // `buffer`, then its TMA store, which reads the buffer until it lands.
+  void store_box(Role& r, sm90::WorkCoord w, uint32_t row, uint32_t box, uint32_t buffer) {
+    const std::string key = box_key(row, w.n * kBN, box);
+    begin_write(staging_buffer(r, buffer), key);
+    finish_write(staging_buffer(r, buffer));
+    read(staging_buffer(r, buffer), key);  // the TMA store reads the staging buffer
+    store_keys_[consumer_index(r)].push_back(key);
+    post(model::sim::AsyncOp{"store " + key,
+                             "TMA store",
+                             static_cast<int>(consumer_index(r)),
+                             -1,
+                             {{model::sim::AsyncEffect::Kind::release_read, staging_buffer(r, buffer), 1},
+                              {model::sim::AsyncEffect::Kind::custom, kStoreDone, consumer_index(r)}}});
+  }
+  // Deferred epilogue: the held tile's box held_next, once its buffer is free; false
+  // (nothing changed) while the wait does not pass.
+  bool store_held_box(Role& r) {
+    if (!staging_wait_passes(r)) return false;
+    const sm90::WorkCoord w = coord_of(r.held_tile);
+    const uint32_t row = (w.m * cluster_.m + r.rank) * kBM + static_cast<uint32_t>(r.consumer) * kConsumerRows;
+    const uint32_t buffer = next_staging(r, r.held_next);
+    store_box(r, w, row, r.held_next, buffer);
+    mark("store held work " + std::to_string(r.held_tile) + " box " + std::to_string(r.held_next) + " from staging " +
+         std::to_string(buffer));
+    ++r.held_next;
+    ++r.box_seq;
+    return true;
+  }
+  // After the main loop (and any held boxes left): hold the tile when a next unit
+  // follows (deferred epilogue), else store it now. `label`: the step's action so far.
+  void finish_main_loop(Role& r, const std::string& label) {
+    const bool next_follows = dynamic() || r.statik.valid(grid_);
+    if (config_.deferred_epilogue && next_follows) {
+      r.held_tile = r.tile;
+      r.held_next = 0;
+      ++r.tiles_done;
+      r.pc = kNextTile;
+      mark(label + "; hold work " + std::to_string(r.tile));
+      return;
+    }
+    r.box = 0;
+    r.pc = kEpilogue;
+  }
 
   bool step_consumer(Role& r) {
     const uint32_t c = r.cluster, rank = r.rank;
@@ -483,7 +591,9 @@ class Sm90ScheduleSim : public model::sim::PipelineSim {
         const uint32_t me = static_cast<uint32_t>(r.consumer);
         if (r.tile >= grid_.total()) {
           // Ping-pong: take the turn the CTA's last unit handed to this consumer.
-          r.pc = config_.pingpong && r.turn > 0 && sm90::pingpong_turn(r.turn, me) ? kTakeTurn : kDrainStores;
+          r.pc = config_.pingpong && r.turn > 0 && sm90::pingpong_turn(r.turn, me) ? kTakeTurn
+                 : holding(r)                                                   ? kFlushHeld
+                                                                                : kDrainStores;
           mark("no more work");
           return true;
         }
@@ -528,44 +638,51 @@ class Sm90ScheduleSim : public model::sim::PipelineSim {
           // Ping-pong: past this unit's last full barrier, hand the turn to the other (bar.arrive).
           if (config_.pingpong) arrive(turn_barrier(r, 1u - static_cast<uint32_t>(r.consumer)));
         }
+        // Deferred epilogue: one held box behind this k-block's wgmmas.
+        if (holding(r)) r.pc = kHeldBox;
         return true;
       }
+      case kHeldBox:
+        if (!store_held_box(r)) return false;
+        r.pc = r.kb == config_.k_blocks ? kFinalRelease : kWaitFull;
+        return true;
       case kFinalRelease:
         release(r, r.previous);  // wgmma_wait_group<0>
         mark("release stage " + std::to_string(r.previous), static_cast<int>(r.previous));
-        r.box = 0;
-        r.pc = kEpilogue;
+        // Deferred epilogue: a unit of fewer k-blocks than boxes leaves held boxes.
+        if (holding(r)) r.pc = kFlushHeld;
+        else finish_main_loop(r, "release stage " + std::to_string(r.previous));
+        return true;
+      case kFlushHeld:
+        if (!store_held_box(r)) return false;
+        if (!holding(r)) {
+          if (r.tile >= grid_.total()) r.pc = kDrainStores;  // no more work
+          else finish_main_loop(r, "store held work " + std::to_string(r.held_tile) + " box " +
+                                       std::to_string(boxes() - 1));
+        }
         return true;
       case kEpilogue: {
         // k06: stmatrix into the whole-tile staging, then every box's store; k07+: one
-        // box at a time into buffer box % 2, after wait_group.read<1>.
-        // Ping-pong: boxes 0..kBoxes-1 are the tile's first 64 rows, then its second.
+        // box at a time into buffer box_seq % 2 (the running count), after
+        // wait_group.read<1>. Ping-pong: boxes 0..store_boxes-1 are the tile's first 64
+        // rows, then its second.
         const sm90::WorkCoord w = coord_of(r.tile);
-        const uint32_t half = r.box / kBoxes;
+        const uint32_t half = r.box / boxes();
         const uint32_t row = (w.m * cluster_.m + rank) * kBM +
                              (config_.pingpong ? half : static_cast<uint32_t>(r.consumer)) * kConsumerRows;
-        const uint32_t first_box = r.box, boxes = double_buffered_staging() ? 1 : kBoxes;
-        if (double_buffered_staging()) {
-          const uint32_t allowed = config_.mutations.staging_wait_off_by_one ? 2 : 1;
-          if (stores_in_flight(r) > allowed) return false;  // cp.async.bulk.wait_group.read<allowed>
+        const uint32_t first_box = r.box, count = double_buffered_staging() ? 1 : boxes();
+        if (double_buffered_staging() && !staging_wait_passes(r)) return false;  // cp.async.bulk.wait_group.read
+        std::string buffers;
+        for (uint32_t box = first_box; box < first_box + count; ++box) {
+          const uint32_t buffer = double_buffered_staging() ? next_staging(r, box) : box;
+          store_box(r, w, row, box % boxes(), buffer);
+          buffers += (buffers.empty() ? "" : ",") + std::to_string(buffer);
+          ++r.box_seq;
         }
-        for (uint32_t box = first_box; box < first_box + boxes; ++box) {
-          const uint32_t buffer = double_buffered_staging() ? box % 2 : box;
-          const std::string key = box_key(row, w.n * kBN + (box % kBoxes) * kStoreCols);
-          begin_write(staging_buffer(r, buffer), key);
-          finish_write(staging_buffer(r, buffer));
-          read(staging_buffer(r, buffer), key);  // the TMA store reads the staging buffer
-          store_keys_[consumer_index(r)].push_back(key);
-          post(model::sim::AsyncOp{"store " + key,
-                                   "TMA store",
-                                   static_cast<int>(consumer_index(r)),
-                                   -1,
-                                   {{model::sim::AsyncEffect::Kind::release_read, staging_buffer(r, buffer), 1},
-                                    {model::sim::AsyncEffect::Kind::custom, kStoreDone, consumer_index(r)}}});
-        }
-        mark("epilogue box " + std::to_string(first_box) + (boxes > 1 ? "-" + std::to_string(kBoxes - 1) : ""));
-        r.box += boxes;
-        if (r.box == kBoxes * halves()) {
+        mark("epilogue box " + std::to_string(first_box) + (count > 1 ? "-" + std::to_string(boxes() - 1) : "") +
+             " from staging " + buffers);
+        r.box += count;
+        if (r.box == boxes() * halves()) {
           ++r.tiles_done;
           r.pc = persistent() ? kNextTile : kDrainStores;
           if (!persistent()) r.tile = grid_.total();
