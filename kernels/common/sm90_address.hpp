@@ -141,6 +141,14 @@ GEMMSCOPE_HD constexpr int k10_staging_buffers(int bm, int bn, int bk, int stage
 GEMMSCOPE_HD constexpr bool k10_batched_epilogue(int bm, int bn, int bk, int stages, bool pingpong) {
   return !pingpong && bn / store_box_cols(bn) <= k10_staging_buffers(bm, bn, bk, stages);
 }
+// k10's deferred epilogue: a cooperative tile whose boxes alternate two buffers is
+// held in registers (bn / 4 words of bf16x2 per thread) when a next unit follows, and
+// stored one box per k-block during that unit. Not the batched tiles (deferring their
+// one-barrier epilogue lost 0.2-1.2%, bench/results/2026-12-02-h200-defer, call 1),
+// and not 64 x 256, which spills with a tile held (ptxas: 76-108 bytes).
+GEMMSCOPE_HD constexpr bool k10_deferred_epilogue(int bm, int bn, int bk, int stages, bool pingpong) {
+  return !pingpong && !k10_batched_epilogue(bm, bn, bk, stages, pingpong) && !(bm == 64 && bn == 256);
+}
 
 // wgmma m64nNk16 fp32 accumulator: thread t (0..127) of the warpgroup, register i.
 GEMMSCOPE_HD constexpr uint32_t accumulator_row(uint32_t thread, uint32_t reg) {

@@ -27,6 +27,12 @@
 // are 64 columns (128B swizzle), or 32 (64B swizzle) for a BN that is not a multiple
 // of 64, or 16 (32B swizzle) for one that is not a multiple of 32, or 56 (unswizzled,
 // an odd number of 16-byte chunks per row) for BN = 168.
+// The other cooperative tiles (128 x 168, 176, 224, 256: two alternating buffers, each
+// box behind a wait, a fence and two barriers) defer their epilogue when a next unit
+// follows (k10_deferred_epilogue): the tile is packed to bf16 in registers and its boxes
+// are staged and stored one per k-block during the next unit's first k-blocks, behind
+// its wgmmas, so between two tiles the tensor cores wait only for the packing
+// (+0.3-1.2% on the multi-wave shapes of those tiles: bench/results/2026-12-02-h200-defer).
 // Consumers, cooperative (PingPong = false): each of the BM / 64 consumer
 // warpgroups computes 64 rows of every tile. Ping-pong (PingPong = true, BM = 128,
 // two consumer warpgroups): the warpgroups take the CTA's work units in turn
@@ -122,12 +128,7 @@ __global__ void __launch_bounds__(128 * (1 + BM / 64), 1)
   static_assert((BM / ClusterN) % 8 == 0, "A slices are whole 8-row swizzle atoms");
   constexpr int kStoreCols = Storage::kStoreCols, kStagingBuffers = Storage::kStagingBuffers;
   constexpr bool kBatched = k10_batched_epilogue(BM, BN, BK, Stages, PingPong);
-  // The deferred epilogue: cooperative tiles whose boxes alternate two staging buffers
-  // (a box behind a wait, a fence and two barriers of its own). Deferring the batched
-  // tiles' one-barrier epilogue lost 0.2-1.2% (bench/results/2026-12-02-h200-defer,
-  // call 1); the 64-row instances of BN = 256 spill with a tile held (ptxas: 76-108
-  // bytes).
-  constexpr bool kDeferEpilogue = !PingPong && !kBatched && !(BM == 64 && BN == 256);
+  constexpr bool kDeferEpilogue = k10_deferred_epilogue(BM, BN, BK, Stages, PingPong);
   static_assert(BN % kStoreCols == 0, "whole store boxes");
   static_assert(sizeof(Storage) + 1024 <= 232448, "227 KiB of shared memory per block");
   static_assert(sizeof(Storage) + 1024 == k10_shared_bytes(BM, BN, BK, Stages, kStagingBuffers),

@@ -31,6 +31,8 @@ struct SimArgs {
   std::string mutate;
   std::string exit = "barrier";
   bool warps = false;
+  long long store_boxes = 4;
+  bool deferred_epilogue = false;
 };
 
 uint32_t positive(const char* field, long long v, long long hi) {
@@ -132,17 +134,20 @@ int run_sm90(const SimArgs& a, verify::sim::Sm90Kernel kernel) {
   c.cluster_m = positive("--cluster-m", a.cluster_m, 2);
   c.workers = positive("--clusters", a.clusters, 16);
   c.group = positive("--group", a.group, 64);
+  c.store_boxes = positive("--store-boxes", a.store_boxes, 8);
+  c.deferred_epilogue = a.deferred_epilogue;
   auto& m = c.mutations;
   if (a.exit == "tail") c.exit = verify::sim::Sm90Exit::producer_tail;
   else if (a.exit != "barrier") throw std::invalid_argument("--exit = " + a.exit + " is not one of: barrier, tail");
   const char* list =
       "producer-wrong-phase, consumer-wrong-phase, missing-arrive, stage-off-by-one, staging-wait-off-by-one, "
-      "skip-tile, repeat-tile, no-exit-wait";
+      "staging-restarts-per-tile, skip-tile, repeat-tile, no-exit-wait";
   if (a.mutate == "producer-wrong-phase") m.producer_wrong_initial_phase = true;
   else if (a.mutate == "consumer-wrong-phase") m.consumer_wrong_initial_phase = true;
   else if (a.mutate == "missing-arrive") m.consumer_missing_release = true;
   else if (a.mutate == "stage-off-by-one") m.producer_stage_off_by_one = true;
   else if (a.mutate == "staging-wait-off-by-one") m.staging_wait_off_by_one = true;
+  else if (a.mutate == "staging-restarts-per-tile") m.staging_restarts_per_tile = true;
   else if (a.mutate == "skip-tile") m.scheduler_skips_tile = true;
   else if (a.mutate == "repeat-tile") m.scheduler_repeats_tile = true;
   else if (a.mutate == "no-exit-wait") c.exit = verify::sim::Sm90Exit::none;
@@ -151,7 +156,9 @@ int run_sm90(const SimArgs& a, verify::sim::Sm90Kernel kernel) {
   const std::string title = std::string(verify::sim::to_string(kernel)) + " (" + std::to_string(c.cluster_m) +
                             "x1 cluster, " + std::to_string(stages) + " stages, exit by " +
                             verify::sim::to_string(c.exit) + "): " + std::to_string(c.units_m) + "x" +
-                            std::to_string(c.units_n) + " work tiles x " + std::to_string(c.k_blocks) + " k-blocks" +
+                            std::to_string(c.units_n) + " work tiles x " + std::to_string(c.k_blocks) + " k-blocks, " +
+                            std::to_string(c.store_boxes) + " store boxes" +
+                            (c.deferred_epilogue ? ", deferred epilogue" : "") +
                             (a.mutate.empty() ? "" : ", mutation " + a.mutate);
   if (a.exhaustive) {
     verify::sim::Sm90ScheduleSim<2> sim(c);
@@ -202,6 +209,11 @@ const Registration reg{
       cmd->add_option("--group", args->group, "k09: work-tile rows per band")->capture_default_str();
       cmd->add_option("--stages", args->stages, "synthetic: ring stages")->capture_default_str();
       cmd->add_option("--consumers", args->consumers, "synthetic: consumers")->capture_default_str();
+      cmd->add_option("--store-boxes", args->store_boxes,
+                      "k06-k09: store boxes per 64-row half (1..8; k10's 128 x 168 has 3)")
+          ->capture_default_str();
+      cmd->add_flag("--deferred-epilogue", args->deferred_epilogue,
+                    "k08/k09: k10's deferred cooperative epilogue (a tile stored during the next unit's k-blocks)");
       cmd->add_flag("--warps", args->warps, "sm100: one role per epilogue warp (default: the four in lockstep)");
       cmd->add_flag("--exhaustive", args->exhaustive,
                     "search every interleaving (kernels with a 2-stage ring) instead of one random one");

@@ -294,6 +294,31 @@ TEST_F(CliErrors, SimExitModels) {
 #endif
 }
 
+// The simulator's epilogue options: a store-box count outside 1..8 is refused; with
+// three boxes per tile, restarting the staging buffers at every tile is a violation
+// (status 1) and the running count is not, the deferred epilogue included.
+TEST_F(CliErrors, SimStoreBoxes) {
+  expect_refused({{"sim", "--kernel", "k08-static", "--store-boxes", "9"},
+                  "gemmscope: --store-boxes = 9 must be in 1..8"});
+  expect_refused({{"sim", "--kernel", "k07", "--deferred-epilogue"},
+                  "gemmscope: deferred_epilogue = 1 needs a persistent kernel (k08/k09)"});
+#ifdef GEMMSCOPE_CLI
+  const std::vector<std::string> small{"sim", "--kernel", "k08-static", "--cluster-m", "1", "--tiles-n", "2",
+                                       "--k-blocks", "1", "--store-boxes", "3", "--exhaustive",
+                                       "--max-states", "20000"};
+  for (const bool deferred : {false, true}) {
+    std::vector<std::string> broken = small, fine = small;
+    if (deferred) broken.push_back("--deferred-epilogue"), fine.push_back("--deferred-epilogue");
+    broken.insert(broken.end(), {"--mutate", "staging-restarts-per-tile"});
+    const CliResult r = run_cli(broken);
+    EXPECT_EQ(r.status, 1) << deferred << " " << r.stderr_text;
+    const std::string out = run_cli_stdout(fine);
+    EXPECT_NE(out.find("3 store boxes"), std::string::npos) << out;
+    EXPECT_NE(out.find("no violation"), std::string::npos) << out;
+  }
+#endif
+}
+
 // check and bench (built with the kernels) refuse names and shapes before they look
 // for a GPU, so these hold on a machine without one.
 TEST_F(CliErrors, KernelNamesAndShapes) {

@@ -238,10 +238,22 @@ TEST(TuneConfig, StagingBuffersPerBoxWhereTheTileFits) {
   EXPECT_TRUE(ks::k10_batched_epilogue(128, 160, 64, 5, false));
   EXPECT_FALSE(ks::k10_batched_epilogue(128, 168, 64, 5, false));
   EXPECT_FALSE(ks::k10_batched_epilogue(128, 256, 64, 4, false));
+  // The deferred epilogue: the alternating cooperative tiles of 128 rows.
+  EXPECT_TRUE(ks::k10_deferred_epilogue(128, 256, 64, 4, false));
+  EXPECT_TRUE(ks::k10_deferred_epilogue(128, 224, 64, 4, false));
+  EXPECT_TRUE(ks::k10_deferred_epilogue(128, 176, 64, 5, false));
+  EXPECT_TRUE(ks::k10_deferred_epilogue(128, 168, 64, 5, false));
+  EXPECT_FALSE(ks::k10_deferred_epilogue(64, 256, 64, 5, false));
+  EXPECT_FALSE(ks::k10_deferred_epilogue(128, 128, 64, 6, true));
+  EXPECT_FALSE(ks::k10_deferred_epilogue(128, 128, 64, 6, false));
+  EXPECT_FALSE(ks::k10_deferred_epilogue(128, 192, 64, 4, false));
   for (const auto& c : compiled_instances()) {
     const int buffers = ks::k10_staging_buffers(c.bm, c.bn, c.bk, c.stages);
     const int boxes = c.bn / ks::store_box_cols(c.bn);
     EXPECT_TRUE(buffers == 2 || buffers == boxes) << to_string(c);
+    EXPECT_EQ(ks::k10_deferred_epilogue(c.bm, c.bn, c.bk, c.stages, c.pingpong),
+              !c.pingpong && boxes > buffers && c.bm == 128)
+        << to_string(c);
     EXPECT_LE(ks::k10_shared_bytes(c.bm, c.bn, c.bk, c.stages, buffers), 232448) << to_string(c);
     EXPECT_EQ(ks::k10_batched_epilogue(c.bm, c.bn, c.bk, c.stages, c.pingpong), !c.pingpong && boxes <= buffers)
         << to_string(c);
