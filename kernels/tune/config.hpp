@@ -89,6 +89,15 @@ namespace gemmscope::tune {
 //    ring's last releases instead, CUTLASS's load_tail) under version 7 too: only the
 //    exit changed. Same measure: +0.6% and +0.8% in two alternated 48-shape runs
 //    (bench/results/2026-12-01-h200-tail, call 1).
+//    The deferred epilogue (the alternating-buffer cooperative tiles, 128 x 168, 176, 224
+//    and 256, store a tile during the next unit's first k-blocks: k10_deferred_epilogue)
+//    came under version 7 too: only those instances' epilogue changed (and every
+//    instance's staging buffer now follows a running box count). Those instances were
+//    re-tuned over the 48 shapes with `tune --configs`, each shape's cached entry timed
+//    in the same run, and tools/merge-tune-cache took the 2 entries that won in two
+//    alternated benches; the bench through the merged cache is the measure
+//    (bench/results/2026-12-02-h200-defer, calls 2-3: +0.1-0.2% over the 48 shapes,
+//    +0.3-1.2% on those tiles' multi-wave shapes).
 inline constexpr int kKernelVersion = 7;
 
 enum class Schedule { Static, Dynamic };
