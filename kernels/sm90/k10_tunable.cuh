@@ -379,7 +379,7 @@ __global__ void __launch_bounds__(128 * (1 + BM / 64), 1)
     // was still being stored from, which the wait for all but the latest store did not
     // cover.)
     constexpr int kBoxes = BN / kStoreCols;
-    [[maybe_unused]] uint32_t held[kDeferEpilogue ? BN / 4 : 1];
+    [[maybe_unused]] uint32_t held[BN / 4];  // (unused, and so allocated nowhere, where nothing is deferred)
     [[maybe_unused]] int held_m0 = 0, held_n0 = 0, held_next = kBoxes;
     [[maybe_unused]] uint32_t box_seq = 0;
     // Box `box` of a 64-row half into the staging buffer at `staging`. word(i): the

@@ -444,18 +444,26 @@ TEST(SimSm90Deferred, RandomSchedulesPass) {
             }
 }
 
-// 100 cases: random grids, clusters, worker counts, K and box counts (1..8), the
-// static schedules leaving by the cluster barrier or the producer tail.
-RC_GTEST_PROP(SimSm90Deferred, RandomConfigsPass, ()) {
+// Inside a rapidcheck property: a persistent kernel (k08/k09, static or dynamic) on a
+// random grid of up to max_units x max_units work tiles, 1 or 2 CTAs per cluster, up to
+// max_workers workers and bands of up to max_group rows.
+Sm90SimConfig random_persistent_config(uint32_t max_units, uint32_t max_workers, uint32_t max_group) {
   Sm90SimConfig c;
   c.kernel = *rc::gen::element(Sm90Kernel::k08_static, Sm90Kernel::k08_dynamic, Sm90Kernel::k09_static,
                                Sm90Kernel::k09_dynamic);
-  c.units_m = *rc::gen::inRange<uint32_t>(1, 4);
-  c.units_n = *rc::gen::inRange<uint32_t>(1, 4);
-  c.k_blocks = *rc::gen::inRange<uint32_t>(1, 7);
+  c.units_m = *rc::gen::inRange<uint32_t>(1, max_units + 1);
+  c.units_n = *rc::gen::inRange<uint32_t>(1, max_units + 1);
   c.cluster_m = *rc::gen::inRange<uint32_t>(1, 3);
-  c.workers = *rc::gen::inRange<uint32_t>(1, 5);
-  c.group = *rc::gen::inRange<uint32_t>(1, 4);
+  c.workers = *rc::gen::inRange<uint32_t>(1, max_workers + 1);
+  c.group = *rc::gen::inRange<uint32_t>(1, max_group + 1);
+  return c;
+}
+
+// 100 cases: random grids, clusters, worker counts, K and box counts (1..8), the
+// static schedules leaving by the cluster barrier or the producer tail.
+RC_GTEST_PROP(SimSm90Deferred, RandomConfigsPass, ()) {
+  Sm90SimConfig c = random_persistent_config(3, 4, 3);
+  c.k_blocks = *rc::gen::inRange<uint32_t>(1, 7);
   c.store_boxes = *rc::gen::inRange<uint32_t>(1, 9);
   c.deferred_epilogue = true;
   const bool statik = c.kernel == Sm90Kernel::k08_static || c.kernel == Sm90Kernel::k09_static;
@@ -613,15 +621,8 @@ RC_GTEST_PROP(SimSm90Schedulers, TileOrdersAreBijectionsOntoTheGrid, ()) {
 // 100 cases: in the simulator, a persistent kernel's workers racing through a random
 // grid (dynamic or static, either order) store every box of C once.
 RC_GTEST_PROP(SimSm90Schedulers, PersistentKernelsCoverRandomGridsInTheSimulator, ()) {
-  Sm90SimConfig c;
-  c.kernel = *rc::gen::element(Sm90Kernel::k08_static, Sm90Kernel::k08_dynamic, Sm90Kernel::k09_static,
-                               Sm90Kernel::k09_dynamic);
-  c.units_m = *rc::gen::inRange<uint32_t>(1, 6);
-  c.units_n = *rc::gen::inRange<uint32_t>(1, 6);
+  Sm90SimConfig c = random_persistent_config(5, 6, 4);
   c.k_blocks = 1;
-  c.cluster_m = *rc::gen::inRange<uint32_t>(1, 3);
-  c.workers = *rc::gen::inRange<uint32_t>(1, 7);
-  c.group = *rc::gen::inRange<uint32_t>(1, 5);
   size_t outputs = 0;
   RC_ASSERT(run_kernel(c, *rc::gen::arbitrary<uint64_t>(), &outputs).ok());
   RC_ASSERT(outputs == size_t{8} * c.units_m * c.cluster_m * c.units_n);
@@ -634,7 +635,8 @@ TEST(SimSm90, BadConfigIsRefused) {
   c = {};
   c.kernel = Sm90Kernel::k06;
   c.cluster_m = 1;
-  EXPECT_THROW(Sm90ScheduleSim<3>{c}, model::ModelError);  c = {};
+  EXPECT_THROW(Sm90ScheduleSim<3>{c}, model::ModelError);
+  c = {};
   c.kernel = Sm90Kernel::k07;
   c.pingpong = true;  // ping-pong consumers need a persistent kernel
   EXPECT_THROW(Sm90ScheduleSim<4>{c}, model::ModelError);
