@@ -341,9 +341,10 @@ class Sm90ScheduleSim : public model::sim::PipelineSim {
   // CTA `rank` of a cluster at work tile (m, n) computes C rows (m cluster.m + rank)
   // * 128 .. +127, columns n * 256 .. +255: A holds those rows, B those columns (as
   // rows of B), cut into cluster.m equal slices.
+  uint32_t cta_row0(sm90::WorkCoord w, uint32_t rank) const { return (w.m * cluster_.m + rank) * kBM; }
   std::string expected_part(uint32_t rank, sm90::WorkCoord w, uint32_t part, uint32_t kb) const {
     const uint32_t k_elem = kb * kBK;
-    if (part == 0) return box_tag('A', k_elem, (w.m * cluster_.m + rank) * kBM, kBM);
+    if (part == 0) return box_tag('A', k_elem, cta_row0(w, rank), kBM);
     const uint32_t slice_rows = kBN / cluster_.m;
     return box_tag('B', k_elem, w.n * kBN + (part - 1) * slice_rows, slice_rows);
   }
@@ -424,7 +425,7 @@ class Sm90ScheduleSim : public model::sim::PipelineSim {
         if (!try_wait(empty(c, rank, st), r.pipe.empty_parity())) return false;
         const uint32_t write_st = config_.mutations.producer_stage_off_by_one ? (st + 1) % Stages : st;
         const sm90::WorkCoord w = coord_of(r.tile);
-        const uint32_t m0 = (w.m * cluster_.m + rank) * kBM, n0 = w.n * kBN;
+        const uint32_t m0 = cta_row0(w, rank), n0 = w.n * kBN;
         arrive_expect_tx(full(c, rank, st), kStageBytes);
         // A: this CTA's own rows.
         const std::string a_tag = box_tag('A', r.kb * kBK, m0, kBM);
@@ -549,7 +550,7 @@ class Sm90ScheduleSim : public model::sim::PipelineSim {
   bool store_held_box(Role& r) {
     if (!staging_wait_passes(r)) return false;
     const sm90::WorkCoord w = coord_of(r.held_tile);
-    const uint32_t row = (w.m * cluster_.m + r.rank) * kBM + static_cast<uint32_t>(r.consumer) * kConsumerRows;
+    const uint32_t row = cta_row0(w, r.rank) + static_cast<uint32_t>(r.consumer) * kConsumerRows;
     const uint32_t buffer = next_staging(r, r.held_next);
     store_box(r, w, row, r.held_next, buffer);
     mark("store held work " + std::to_string(r.held_tile) + " box " + std::to_string(r.held_next) + " from staging " +
@@ -668,8 +669,8 @@ class Sm90ScheduleSim : public model::sim::PipelineSim {
         // rows, then its second.
         const sm90::WorkCoord w = coord_of(r.tile);
         const uint32_t half = r.box / boxes();
-        const uint32_t row = (w.m * cluster_.m + rank) * kBM +
-                             (config_.pingpong ? half : static_cast<uint32_t>(r.consumer)) * kConsumerRows;
+        const uint32_t row =
+            cta_row0(w, rank) + (config_.pingpong ? half : static_cast<uint32_t>(r.consumer)) * kConsumerRows;
         const uint32_t first_box = r.box, count = double_buffered_staging() ? 1 : boxes();
         if (double_buffered_staging() && !staging_wait_passes(r)) return false;  // cp.async.bulk.wait_group.read
         std::string buffers;
