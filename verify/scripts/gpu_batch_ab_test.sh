@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
-# tools/gpu-pack's second build (GEMMSCOPE_AB_BUILD_DIR) and tools/gpu-batch's `ab` step,
-# without a GPU: both scripts run in a scratch repository whose build folders hold stub
-# `gemmscope` binaries that record their arguments and the commit they were given.
-# Checks: gpu-pack stamps each build (GEMMSCOPE_BUILD_DIR, GEMMSCOPE_AB_BUILD_DIR) with
-# the commit of its own source tree and refuses a folder with no binary or with no source
-# tree in its CMakeCache.txt (naming it); gpu-batch ab alternates old and new,
+# tools/gpu-pack's other builds (GEMMSCOPE_AB_BUILD_DIR, GEMMSCOPE_AB_BUILDS, the xz pack)
+# and tools/gpu-batch's `ab` and `ab-diff` steps, without a GPU: both scripts run in a
+# scratch repository whose build folders hold stub `gemmscope` and `gemm_diff_test`
+# binaries that record their arguments and the commit they were given.
+# Checks: gpu-pack stamps each build with the commit of its own source tree and refuses a
+# folder with no binary or with no source tree in its CMakeCache.txt, and a malformed,
+# repeated or reserved build name (naming it); gpu-batch ab alternates old and new,
 # AB_REPS times, each bench with its own commit, the carried cache and its own CSV; with
-# no second build it says so and runs nothing.
+# three builds packed by xz it unpacks them and alternates old, then the others in the
+# order given; with no second build it says so and runs nothing.
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/../.." && pwd)
 work=$(mktemp -d)
@@ -38,6 +40,8 @@ echo "commit=$GEMMSCOPE_COMMIT args=$*" >"$csv"
 echo "summary (ratio to cuBLAS over the shapes each kernel ran):"
 STUB
   chmod +x "$1/bin/gemmscope"
+  printf '#!/usr/bin/env bash\necho "diff commit=$GEMMSCOPE_COMMIT args=$*"\n' >"$1/verify/gemm_diff_test"
+  chmod +x "$1/verify/gemm_diff_test"
   echo "CMAKE_HOME_DIRECTORY:INTERNAL=$2" >"$1/CMakeCache.txt"
 }
 stub "$work/build-old" "$root"
@@ -63,8 +67,8 @@ GEMMSCOPE_BUILD_DIR=$work/build-old GEMMSCOPE_AB_BUILD_DIR=$work/no-cache "$root
 
 GEMMSCOPE_BUILD_DIR=$work/build-old GEMMSCOPE_AB_BUILD_DIR=$work/build-new "$root/tools/gpu-pack" >/dev/null
 [ "$(cat "$root/.carry/COMMIT")" = "$old_commit" ] || fail "carried commit $(cat "$root/.carry/COMMIT"), want $old_commit"
-[ "$(cat "$root/.carry/new/COMMIT")" = "$new_commit" ] || fail "second build's commit $(cat "$root/.carry/new/COMMIT"), want $new_commit"
-cmp -s "$work/build-new/bin/gemmscope" "$root/.carry/new/gemmscope" || fail "the second build's binary was not carried"
+[ "$(cat "$root/.carry/ab/new/COMMIT")" = "$new_commit" ] || fail "second build's commit $(cat "$root/.carry/ab/new/COMMIT"), want $new_commit"
+cmp -s "$work/build-new/bin/gemmscope" "$root/.carry/ab/new/gemmscope" || fail "the second build's binary was not carried"
 # The first build is stamped with its own source tree's commit too, not this tree's.
 GEMMSCOPE_BUILD_DIR=$work/build-new "$root/tools/gpu-pack" >/dev/null
 [ "$(cat "$root/.carry/COMMIT")" = "$new_commit" ] || fail "GEMMSCOPE_BUILD_DIR's commit $(cat "$root/.carry/COMMIT"), want $new_commit"
@@ -87,11 +91,52 @@ for rep in 1 2; do
       fail "$csv: arguments $(cat "$csv")"
   done
 done
-order=$(grep -o "step ab-[a-z]*-[0-9]" "$work/out/summary.txt" | tr '\n' ' ')
+order=$(grep -o "step ab-[a-z]*-[0-9]" "$work/out/summary.txt" | tr '\n' ' ' || true)
 [ "$order" = "step ab-old-1 step ab-new-1 step ab-old-2 step ab-new-2 " ] || fail "order: $order"
 
+# Build names: malformed, reserved or repeated ones are refused, naming them, and the
+# last pack is kept.
+for bad in "Fence=$work/build-new" "old=$work/build-new" "a=$work/build-new a=$work/build-old" "nodir"; do
+  if msg=$(GEMMSCOPE_BUILD_DIR=$work/build-old GEMMSCOPE_AB_BUILDS=$bad "$root/tools/gpu-pack" 2>&1); then
+    fail "gpu-pack accepted GEMMSCOPE_AB_BUILDS='$bad'"
+  fi
+  name=${bad%%=*}
+  grep -q "'$name" <<<"$msg" || fail "gpu-pack's refusal of '$bad' does not name it: $msg"
+  [ -f "$root/.carry/ab/new/COMMIT" ] || fail "the refusal of '$bad' replaced the last pack"
+done
+
+# Three builds, packed by xz: a third source tree for the third build.
+third=$work/third
+git clone -q "$root" "$third"
+git -C "$third" -c user.name=t -c user.email=t@t commit -q --allow-empty -m three
+third_commit=$(git -C "$third" rev-parse --short HEAD)
+stub "$work/build-third" "$third"
+GEMMSCOPE_BUILD_DIR=$work/build-old GEMMSCOPE_AB_BUILDS="zeta=$work/build-third alpha=$work/build-new" \
+  GEMMSCOPE_PACK_XZ=1 "$root/tools/gpu-pack" >/dev/null
+[ -f "$root/.carry/bins.tar.xz" ] || fail "no bins.tar.xz in the xz pack"
+loose=$(find "$root/.carry" -name gemmscope -o -name gemm_diff_test)
+[ -z "$loose" ] || fail "binaries left loose beside bins.tar.xz: $loose"
+[ "$(cat "$root/.carry/ab/zeta/COMMIT")" = "$third_commit" ] || fail "zeta's commit $(cat "$root/.carry/ab/zeta/COMMIT"), want $third_commit"
+echo '{}' >"$root/.carry/tune-cache.json"
+rm -rf "$work/out"
+(cd "$root" && OUT=$work/out AB_REPS=2 AB_SHAPES=128x5376x4096 tools/gpu-batch ab ab-diff >/dev/null)
+cmp -s "$work/build-third/bin/gemmscope" "$root/.carry/ab/zeta/gemmscope" || fail "zeta's binary did not come out of bins.tar.xz"
+order=$(grep -o "step ab-[a-z]*-[0-9]" "$work/out/summary.txt" | tr '\n' ' ' || true)
+[ "$order" = "step ab-old-1 step ab-zeta-1 step ab-alpha-1 step ab-old-2 step ab-zeta-2 step ab-alpha-2 " ] || fail "three-build order: $order"
+for who in old zeta alpha; do
+  want=$old_commit; [ $who = zeta ] && want=$third_commit; [ $who = alpha ] && want=$new_commit
+  grep -q "^commit=$want " "$work/out/ab-$who-1.csv" || fail "ab-$who-1.csv: $(cat "$work/out/ab-$who-1.csv"), want commit $want"
+done
+# ab-diff runs each other build's differential tests (not old's), with its commit and the filter.
+tar -xzf "$work/out/results.tar.gz" -C "$work/out"
+grep -q "diff commit=$third_commit args=--gtest_filter=\*K10\*" "$work/out/logs/ab-diff-zeta.log" || fail "ab-diff-zeta: $(cat "$work/out/logs/ab-diff-zeta.log")"
+grep -q "diff commit=$new_commit " "$work/out/logs/ab-diff-alpha.log" || fail "ab-diff-alpha: $(cat "$work/out/logs/ab-diff-alpha.log")"
+[ -f "$work/out/logs/ab-diff-old.log" ] && fail "ab-diff ran the base build"
+
 # Without a second build the step says so and runs nothing.
-rm -rf "$root/.carry/new" "$work/out"
+GEMMSCOPE_BUILD_DIR=$work/build-old "$root/tools/gpu-pack" >/dev/null
+echo '{}' >"$root/.carry/tune-cache.json"
+rm -rf "$work/out"
 (cd "$root" && OUT=$work/out tools/gpu-batch ab >/dev/null)
 grep -q "step ab: no second build" "$work/out/summary.txt" || fail "no message without a second build"
 ls "$work/out"/ab-*.csv >/dev/null 2>&1 && fail "benches ran without a second build"
