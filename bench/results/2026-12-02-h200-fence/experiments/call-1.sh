@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# Call 1: k10's staging fence, release-only and restricted to shared::cta ("fence",
+# f302c04), against main ("old", 1c9b767; its kernels are 7ff9ef4's), through tools/gpu-batch:
+#   1. gemm_diff_test '*K10*' on fence;
+#   2. memcheck, racecheck, synccheck, initcheck on fence: the epilogue paths (alternating,
+#      deferred, batched, ping-pong, split-K, stream-K, dynamic) on ragged shapes;
+#   3. the SASS of four instances of both builds (is the MEMBAR.ALL.CTA gone?);
+#   4. the 48 shapes through the kept cache, old then fence, twice.
+# Packed with: GEMMSCOPE_BUILD_DIR=/tmp/build-old GEMMSCOPE_AB_BUILDS="fence=build"
+#   GEMMSCOPE_PACK_XZ=1 tools/gpu-pack; cp <kept cache> .carry/tune-cache.json
+set -uo pipefail
+export AB_REPS=2 SANITIZE_BUILD=fence
+export SANITIZE_KERNELS=k10:128x256x64.s4.wg2.c2x1.static.g0.sk1,k10:128x168x64.s5.wg2.c2x1.static.g8.sk1,k10:128x224x64.s4.wg2.c2x1.static.g0.sk2,k10:128x128x64.s6.wg2pp.c1x2.static.g0.sk3,k10:64x96x128.s5.wg1.c2x1.static.g0.sk1,k10:128x192x64.s4.wg2.c1x1.static.g0.streamk,k10:128x256x64.s4.wg2.c2x1.dynamic.g0.sk1
+export SANITIZE_SHAPES=2176x2056x136,1800x2600x264,512x1024x512
+export SASS_FUNCS='k10_tunableILi128ELi128ELi64ELi6ELi2ELi1ELb0ELb0E|k10_tunableILi128ELi256ELi64ELi4ELi2ELi1ELb0ELb0E|k10_tunableILi64ELi96ELi128ELi5ELi2ELi1ELb0ELb0E|k10_tunableILi128ELi168ELi64ELi5ELi2ELi1ELb0ELb0E'
+tools/gpu-batch env ab-diff sanitize sass ab
