@@ -4,6 +4,7 @@
 // the expected lines are the ones docs/input-validation.md documents.
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <sys/wait.h>
@@ -339,6 +340,39 @@ TEST_F(CliErrors, KernelNamesAndShapes) {
 
 // The autotuner's inputs: configurations, tuning caches, shape-set files, output
 // paths. All refused before any GPU work (so this runs without a GPU).
+// gemmscope compare (host-only): unreadable and corrupt bench CSVs, and runs that hold
+// nothing to compare, are refused naming the file, the line and the value.
+TEST_F(CliErrors, CompareBenchFiles) {
+  const std::string dir = testing::TempDir();
+  expect_refused({{"compare", "/no/such/run.csv"}, "gemmscope: bench CSV = /no/such/run.csv cannot be opened"});
+  std::ofstream(dir + "/no_median.csv") << "kernel,m,n,k\nauto,1,2,3\n";
+  expect_refused({{"compare", dir + "/no_median.csv"},
+                  "gemmscope: no_median: the header has no column 'median_ms': expected the CSV of `gemmscope bench "
+                  "--csv` (kernel,m,n,k,median_ms,...)"});
+  std::ofstream(dir + "/bad_time.csv") << "kernel,m,n,k,median_ms\nauto,1,2,3,0.5\ncublas,1,2,3,soon\n";
+  expect_refused({{"compare", "b=" + dir + "/bad_time.csv"}, "gemmscope: b: line 3: median_ms = 'soon' is not a number"});
+  std::ofstream(dir + "/only_auto.csv") << "kernel,m,n,k,median_ms\nauto,1,2,3,0.5\n";
+  expect_refused({{"compare", dir + "/only_auto.csv"},
+                  "gemmscope: compare: only_auto has no shape with both auto and cublas measured (its kernels: auto)"});
+  std::ofstream(dir + "/good.csv") << "kernel,m,n,k,median_ms\nauto,1,2,3,0.5\ncublas,1,2,3,0.6\n";
+  expect_refused({{"compare", "x=" + dir + "/good.csv", "x=" + dir + "/good.csv"},
+                  "gemmscope: run name = x is given twice (name the runs apart: NAME=PATH)"});
+  expect_refused({{"compare", dir + "/good.csv", dir + "/good.csv"},
+                  "gemmscope: run name = " + dir + "/good.csv is given twice (name the runs apart: NAME=PATH)"});
+  expect_refused({{"compare", dir + "/good.csv", "--floor", "-1"},
+                  "gemmscope: --floor: '-1' must be a number above 0 and at most 100; see --help"});
+  expect_refused({{"compare", dir + "/good.csv", "--target", "nan"},
+                  "gemmscope: --target: 'nan' must be a number above 0 and at most 100; see --help"});
+#ifdef GEMMSCOPE_CLI
+  // Two files of one name in two folders: each run is named by its path.
+  std::filesystem::create_directories(dir + "/again");
+  std::filesystem::copy_file(dir + "/good.csv", dir + "/again/good.csv", std::filesystem::copy_options::overwrite_existing);
+  const CliResult ok = run_cli({"compare", dir + "/good.csv", dir + "/again/good.csv"});
+  EXPECT_EQ(ok.status, 0) << ok.stderr_text;
+  EXPECT_EQ(ok.stderr_text, "");
+#endif
+}
+
 TEST_F(CliErrors, TuneConfigurationsCachesAndShapeSets) {
 #ifdef GEMMSCOPE_CLI
   if (!has_gpu_commands()) GTEST_SKIP() << "built without the kernels: no tune/bench subcommands";

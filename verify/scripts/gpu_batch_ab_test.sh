@@ -34,6 +34,7 @@ stub() {  # build folder, source tree
   mkdir -p "$1/bin" "$1/verify"
   cat >"$1/bin/gemmscope" <<'STUB'
 #!/usr/bin/env bash
+if [ "$1" = compare ]; then echo "compare commit=$GEMMSCOPE_COMMIT args=$*"; exit 0; fi
 csv=""; prev=""
 for a in "$@"; do [ "$prev" = --csv ] && csv=$a; prev=$a; done
 echo "commit=$GEMMSCOPE_COMMIT args=$*" >"$csv"
@@ -123,6 +124,14 @@ rm -rf "$work/out"
 cmp -s "$work/build-third/bin/gemmscope" "$root/.carry/ab/zeta/gemmscope" || fail "zeta's binary did not come out of bins.tar.xz"
 order=$(grep -o "step ab-[a-z]*-[0-9]" "$work/out/summary.txt" | tr '\n' ' ' || true)
 [ "$order" = "step ab-old-1 step ab-zeta-1 step ab-alpha-1 step ab-old-2 step ab-zeta-2 step ab-alpha-2 " ] || fail "three-build order: $order"
+# ... and ends with one comparison of the six rounds, in that order, by the carried gemmscope.
+o=$work/out
+want_runs="old-1=$o/ab-old-1.csv zeta-1=$o/ab-zeta-1.csv alpha-1=$o/ab-alpha-1.csv old-2=$o/ab-old-2.csv zeta-2=$o/ab-zeta-2.csv alpha-2=$o/ab-alpha-2.csv"
+grep -qxF "compare commit=$old_commit args=compare --kernel auto $want_runs" "$o/ab-compare.txt" ||
+  fail "ab-compare.txt: $(cat "$o/ab-compare.txt"), want the six rounds in order"
+grep -qxF "compare commit=$old_commit args=compare --kernel auto --per-shape $want_runs" "$o/ab-compare-shapes.txt" ||
+  fail "ab-compare-shapes.txt: $(cat "$o/ab-compare-shapes.txt")"
+grep -q "step ab-compare: rc=0" "$o/summary.txt" || fail "no ab-compare step in the summary"
 for who in old zeta alpha; do
   want=$old_commit; [ $who = zeta ] && want=$third_commit; [ $who = alpha ] && want=$new_commit
   grep -q "^commit=$want " "$work/out/ab-$who-1.csv" || fail "ab-$who-1.csv: $(cat "$work/out/ab-$who-1.csv"), want commit $want"
