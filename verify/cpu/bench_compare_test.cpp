@@ -5,6 +5,8 @@
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
 
+#if __has_include("report/bench_compare.hpp")
+
 #include <cmath>
 #include <stdexcept>
 #include <string>
@@ -187,3 +189,8 @@ RC_GTEST_PROP(BenchCompare, ReadsWhatBenchWrites, ()) {
 #endif
 
 }  // namespace
+#else
+TEST(BenchCompare, NeedsTheReportLibrary) {
+  GTEST_SKIP() << "built without the command line's report library (GEMMSCOPE_BUILD_TOOLS=OFF)";
+}
+#endif
