@@ -218,11 +218,13 @@ __global__ void __launch_bounds__(128 * (1 + BM / 64), 1)
     return true;
   };
   // The static schedule's first unit is walked before the cluster barrier, so the
-  // walk's latency hides behind the barrier's, and the producer's first load follows
-  // the barrier at once. After that each role walks one unit ahead: the producer once
-  // it has queued a unit's loads, a consumer once its unit's main loop is done (a
-  // cooperative consumer learns there whether its release was its last remote
-  // operation).
+  // producer's first load follows the barrier at once. The walk (16 integer divisions
+  // in 128 x 128's SASS) runs before the arrive; with the arrive above it, so that the
+  // divisions ran while the barrier completed, every shape ran level
+  // (bench/results/2026-12-02-h200-fence, call 2). After that each role walks one unit
+  // ahead: the producer once it has queued a unit's loads, a consumer once its unit's
+  // main loop is done (a cooperative consumer learns there whether its release was its
+  // last remote operation).
   Walk walk{StaticSchedule::first(worker, workers), prob.sk.start(worker)};
   Unit ahead;
   bool have_ahead = false;
