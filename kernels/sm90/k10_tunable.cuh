@@ -244,6 +244,9 @@ __global__ void __launch_bounds__(128 * (1 + BM / 64), 1)
 
   if (warpgroup == 0) {
     // ---- producer ----
+    // (Reading the first load's parameters, the B load form and the tensor maps'
+    // address, before this wait instead of after it ran level:
+    // bench/results/2026-12-02-h200-fence, call 3.)
     ptx::setmaxnreg_dec<kProducerRegisters>();
     cuda::ptx::barrier_cluster_wait();
     if (threadIdx.x / 32 == 0 && ptx::elect_one_sync()) {
