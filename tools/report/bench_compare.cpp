@@ -24,8 +24,8 @@ struct Record {
 };
 
 // RFC 4180 records. A quoted field may hold commas, doubled quotes and line breaks;
-// "\r\n" ends a record like "\n". A quote inside an unquoted field, or text after a
-// closing quote, is refused (a file bench did not write).
+// "\r\n" ends a record like "\n"; blank lines are skipped. A quote inside an unquoted
+// field, or text after a closing quote, is refused (a file bench did not write).
 std::vector<Record> records(std::string_view text, const std::string& name) {
   std::vector<Record> out;
   Record rec{{std::string()}, 1};
@@ -51,7 +51,8 @@ std::vector<Record> records(std::string_view text, const std::string& name) {
       was_quoted = false;
     } else if (c == '\n' || (c == '\r' && i + 1 < text.size() && text[i + 1] == '\n')) {
       if (c == '\r') ++i;
-      out.push_back(std::move(rec));
+      // A blank line (nothing, not even a quoted empty field) is no record.
+      if (any || rec.fields.size() > 1) out.push_back(std::move(rec));
       ++line;
       rec = Record{{std::string()}, line};
       was_quoted = false;

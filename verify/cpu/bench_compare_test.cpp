@@ -59,6 +59,15 @@ TEST(BenchCompare, ReadsQuotedFieldsAndSkipsRowsWithoutTime) {
   EXPECT_EQ(run.rows[4].line, 6);
 }
 
+TEST(BenchCompare, BlankLinesAreSkippedAndLinesStillCounted) {
+  const BenchRun run = read_bench_csv("kernel,m,n,k,median_ms\n\nauto,1,2,3,0.5\n\n\ncublas,1,2,3,0.25\n\n", "f.csv");
+  ASSERT_EQ(run.rows.size(), 2u);
+  EXPECT_EQ(run.rows[0].line, 3);
+  EXPECT_EQ(run.rows[1].line, 6);
+  // A quoted empty field is a record, not a blank line.
+  EXPECT_EQ(refusal("kernel,m,n,k,median_ms\n\"\"\n"), "f.csv: line 2: 1 fields where the header has 5");
+}
+
 TEST(BenchCompare, CrLfLineEndsAndAQuotedLineBreak) {
   const std::string text = "kernel,m,n,k,median_ms,label\r\n\"auto\",1,2,3,0.5,\"two\nlines\"\r\n\"cublas\",1,2,3,0.25,x\r\n";
   const BenchRun run = read_bench_csv(text, "f.csv");
