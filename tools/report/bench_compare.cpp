@@ -87,15 +87,15 @@ int64_t size_field(const std::string& name, int line, const char* column, const 
 // Bench writes a time with ostream's default form ("0.01464", "1.2e-05"); "nan",
 // "inf" or nothing where it measured none.
 bool median_field(const std::string& name, int line, const std::string& text, double& out) {
-  if (text.empty() || text == "nan" || text == "-nan" || text == "inf" || text == "-inf") return false;
+  if (text.empty()) return false;  // strtod reads "nan" and "inf"; they are no time below
   errno = 0;
   char* end = nullptr;
   const double v = std::strtod(text.c_str(), &end);
   if (end != text.c_str() + text.size() || errno == ERANGE || text.find_first_of("xXpP") != std::string::npos ||
       std::isspace(static_cast<unsigned char>(text[0])))
     refuse(name, line, "median_ms = '" + shown_text(text) + "' is not a number");
-  if (v < 0) refuse(name, line, "median_ms = '" + shown_text(text) + "' must not be negative");
   if (!std::isfinite(v) || v == 0) return false;
+  if (v < 0) refuse(name, line, "median_ms = '" + shown_text(text) + "' must not be negative");
   out = v;
   return true;
 }
@@ -164,12 +164,9 @@ Comparison compare_runs(const std::vector<BenchRun>& runs, const std::string& ke
   std::vector<std::map<Key, std::pair<double, double>>> pairs(runs.size());
   for (size_t r = 0; r < runs.size(); ++r) {
     const BenchRun& run = runs[r];
-    std::map<Key, const BenchCsvRow*> mine, theirs;
-    for (const BenchCsvRow& row : run.rows) {
-      const Key key{row.m, row.n, row.k};
-      if (row.kernel == kernel) mine[key] = &row;
-      if (row.kernel == reference) theirs[key] = &row;
-    }
+    std::map<Key, const BenchCsvRow*> theirs;
+    for (const BenchCsvRow& row : run.rows)
+      if (row.kernel == reference) theirs[{row.m, row.n, row.k}] = &row;
     RunSummary s;
     s.name = run.name;
     for (const BenchCsvRow& row : run.rows) {
