@@ -4,13 +4,14 @@
 // reference's median times over the first run's.
 #include <cstdio>
 #include <cstdlib>
-#include <fstream>
+#include <cstring>
 #include <map>
 #include <sstream>
 #include <stdexcept>
 
 #include "command.hpp"
 #include "gemmscope/shown_text.hpp"
+#include "gemmscope/text_file.hpp"
 #include "report/bench_compare.hpp"
 
 namespace {
@@ -23,20 +24,14 @@ struct CompareArgs {
 };
 
 // A bench CSV is a few hundred lines; anything past this is not one.
-constexpr std::streamsize kMaxCsvBytes = 64 << 20;
+constexpr size_t kMaxCsvBytes = 64 << 20;
 
 std::string read_file(const std::string& path) {
-  std::ifstream f(path, std::ios::binary);
-  if (!f) throw std::invalid_argument("bench CSV = " + gemmscope::shown_text(path) + " cannot be opened");
-  std::string text;
-  char buf[1 << 16];
-  while (f.read(buf, sizeof buf) || f.gcount() > 0) {
-    text.append(buf, static_cast<size_t>(f.gcount()));
-    if (static_cast<std::streamsize>(text.size()) > kMaxCsvBytes)
-      throw std::invalid_argument("bench CSV = " + gemmscope::shown_text(path) + " is larger than 64 MiB");
-  }
-  if (f.bad()) throw std::invalid_argument("bench CSV = " + gemmscope::shown_text(path) + " cannot be read");
-  return text;
+  const gemmscope::TextFile file = gemmscope::read_text_file(path, kMaxCsvBytes);
+  const std::string shown = "bench CSV = " + gemmscope::shown_text(path);
+  if (file.error != 0) throw std::invalid_argument(shown + " cannot be opened (" + std::strerror(file.error) + ")");
+  if (file.too_large) throw std::invalid_argument(shown + " is larger than 64 MiB");
+  return file.text;
 }
 
 // "name=path" names a run; a plain path is named by its file name without ".csv", or by

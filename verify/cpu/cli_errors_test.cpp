@@ -344,7 +344,17 @@ TEST_F(CliErrors, KernelNamesAndShapes) {
 // nothing to compare, are refused naming the file, the line and the value.
 TEST_F(CliErrors, CompareBenchFiles) {
   const std::string dir = testing::TempDir();
-  expect_refused({{"compare", "/no/such/run.csv"}, "gemmscope: bench CSV = /no/such/run.csv cannot be opened"});
+  expect_refused({{"compare", "/no/such/run.csv"},
+                  "gemmscope: bench CSV = /no/such/run.csv cannot be opened (No such file or directory)"});
+  // A directory opens on Linux; the shared reader refuses it by name, before any read.
+  expect_refused({{"compare", dir}, "gemmscope: bench CSV = " + dir + " cannot be opened (Is a directory)"});
+  {  // Past the 64 MiB limit (a sparse file: nothing is written but its length).
+    const std::string big = dir + "/big_run.csv";
+    std::ofstream(big) << "kernel,m,n,k,median_ms\n";
+    std::filesystem::resize_file(big, (64u << 20) + 1);
+    expect_refused({{"compare", big}, "gemmscope: bench CSV = " + big + " is larger than 64 MiB"});
+    std::filesystem::remove(big);
+  }
   std::ofstream(dir + "/no_median.csv") << "kernel,m,n,k\nauto,1,2,3\n";
   expect_refused({{"compare", dir + "/no_median.csv"},
                   "gemmscope: no_median: the header has no column 'median_ms': expected the CSV of `gemmscope bench "

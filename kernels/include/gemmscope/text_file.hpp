@@ -1,14 +1,25 @@
-#include "tune/text_file.hpp"
-
+#pragma once
+// Reading a whole (small) text file with the errno of a failure kept, for the
+// messages of every file the user names: the tuning cache and shape sets
+// (gemmscope::tune) and the bench CSVs of `gemmscope compare`. Header-only and
+// CUDA-free, like shown_text.hpp, so host-only tools use it without the tuning library.
 #include <cerrno>
+#include <cstddef>
+#include <string>
 
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
-namespace gemmscope::tune::detail {
+namespace gemmscope {
 
-TextFile read_text_file(const std::string& path, size_t limit_bytes) {
+struct TextFile {
+  std::string text;
+  int error = 0;           // errno of the failed open/read, 0 if none
+  bool too_large = false;  // more than limit_bytes (text is then incomplete)
+};
+
+inline TextFile read_text_file(const std::string& path, size_t limit_bytes) {
   TextFile file;
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) {
@@ -41,4 +52,4 @@ TextFile read_text_file(const std::string& path, size_t limit_bytes) {
   return file;
 }
 
-}  // namespace gemmscope::tune::detail
+}  // namespace gemmscope
