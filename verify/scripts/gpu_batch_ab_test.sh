@@ -142,6 +142,31 @@ grep -q "diff commit=$third_commit args=--gtest_filter=\*K10\*" "$work/out/logs/
 grep -q "diff commit=$new_commit " "$work/out/logs/ab-diff-alpha.log" || fail "ab-diff-alpha: $(cat "$work/out/logs/ab-diff-alpha.log")"
 [ -f "$work/out/logs/ab-diff-old.log" ] && fail "ab-diff ran the base build"
 
+# sanitize expands the named sets (and passes a plain list on), on SANITIZE_BUILD's binary
+# with its commit: a stub compute-sanitizer records what it was asked to run.
+mkdir -p "$work/path"
+printf '#!/usr/bin/env bash\necho "sanitizer commit=$GEMMSCOPE_COMMIT args=$*"\n' >"$work/path/compute-sanitizer"
+chmod +x "$work/path/compute-sanitizer"
+rm -rf "$work/out"
+(cd "$root" && PATH=$work/path:$PATH OUT=$work/out SANITIZE_BUILD=zeta SANITIZE_KERNELS=k10-paths \
+  SANITIZE_SHAPES=k10-ragged tools/gpu-batch sanitize >/dev/null)
+tar -xzf "$work/out/results.tar.gz" -C "$work/out"
+log=$work/out/logs/sanitize-racecheck.log
+grep -qF "sanitizer commit=$third_commit args=--tool racecheck --error-exitcode 9 $root/.carry/ab/zeta/gemmscope check --kernels k10:128x256x64.s4.wg2.c2x1.static.g0.sk1,k10:128x168x64.s5.wg2.c2x1.static.g8.sk1," "$log" ||
+  fail "sanitize with named sets: $(cat "$log")"
+grep -qF -- "k10:128x256x64.s4.wg2.c2x1.dynamic.g0.sk1 --shapes 2176x2056x136,1800x2600x264,512x1024x512" "$log" ||
+  fail "sanitize's k10-paths or k10-ragged not expanded whole: $(cat "$log")"
+rm -rf "$work/out"
+(cd "$root" && PATH=$work/path:$PATH OUT=$work/out SANITIZE_KERNELS=k07,k08 SANITIZE_SHAPES=64x64x64 tools/gpu-batch sanitize >/dev/null)
+tar -xzf "$work/out/results.tar.gz" -C "$work/out"
+grep -qF "sanitizer commit=$old_commit args=--tool memcheck --error-exitcode 9 $root/.carry/gemmscope check --kernels k07,k08 --shapes 64x64x64" \
+  "$work/out/logs/sanitize-memcheck.log" || fail "sanitize with a plain list: $(cat "$work/out/logs/sanitize-memcheck.log")"
+rm -rf "$work/out"
+(cd "$root" && PATH=$work/path:$PATH OUT=$work/out tools/gpu-batch sanitize >/dev/null)
+tar -xzf "$work/out/results.tar.gz" -C "$work/out"
+grep -qF -- "--kernels k01,k02,k03,k04,k05,k05_2x2,k06,k07,k08_c1,k08,k08_dyn,k09_c1,k09,k09_dyn --shapes 1x1x8,129x257x72," \
+  "$work/out/logs/sanitize-synccheck.log" || fail "sanitize's defaults: $(cat "$work/out/logs/sanitize-synccheck.log")"
+
 # Without a second build the step says so and runs nothing.
 GEMMSCOPE_BUILD_DIR=$work/build-old "$root/tools/gpu-pack" >/dev/null
 echo '{}' >"$root/.carry/tune-cache.json"
