@@ -23,8 +23,8 @@ echo "check of the candidates: rc $? at $(( $(date +%s) - t0 )) s; $(tail -1 "$O
 while read -r shape cands; do
   list=$(echo "$cands" | tr ',' '\n' | sed 's/^/k10:/' | paste -sd,)
   rev=$(echo "$cands" | tr ',' '\n' | tac | sed 's/^/k10:/' | paste -sd,)
-  $g bench --quiet --repeats 40 --shapes "$shape" --kernels "cublas,$list" --csv "$OUT/confirm/$shape-a.csv" >"$OUT/confirm/$shape-a.log" 2>&1
-  $g bench --quiet --repeats 40 --shapes "$shape" --kernels "$rev,cublas" --csv "$OUT/confirm/$shape-b.csv" >"$OUT/confirm/$shape-b.log" 2>&1
+  $g bench --quiet --repeats 40 --shapes "$shape" --kernels "cublas,$list" --csv "$OUT/confirm/$shape-a.csv" </dev/null >"$OUT/confirm/$shape-a.log" 2>&1
+  $g bench --quiet --repeats 40 --shapes "$shape" --kernels "$rev,cublas" --csv "$OUT/confirm/$shape-b.csv" </dev/null >"$OUT/confirm/$shape-b.log" 2>&1
   echo "confirm $shape: rc $? at $(( $(date +%s) - t0 )) s" >>"$OUT/summary.txt"
 done <"$here/candidates.txt"
 python3 "$here/pick.py" .carry/tune-cache.json "$OUT/confirmed-cache.json" "$OUT"/confirm/*.csv >"$OUT/decisions.txt" 2>&1
