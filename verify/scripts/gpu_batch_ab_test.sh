@@ -8,7 +8,8 @@
 # repeated or reserved build name (naming it); gpu-batch ab alternates old and new,
 # AB_REPS times, each bench with its own commit, the carried cache and its own CSV; with
 # three builds packed by xz it unpacks them and alternates old, then the others in the
-# order given; with no second build it says so and runs nothing.
+# order given; with no second build it says so and runs nothing. The sanitizer's named sets
+# expand; confirm times the cached pick against challengers and takes only a double win.
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/../.." && pwd)
 work=$(mktemp -d)
@@ -35,9 +36,22 @@ stub() {  # build folder, source tree
   cat >"$1/bin/gemmscope" <<'STUB'
 #!/usr/bin/env bash
 if [ "$1" = compare ]; then echo "compare commit=$GEMMSCOPE_COMMIT args=$*"; exit 0; fi
-csv=""; prev=""
-for a in "$@"; do [ "$prev" = --csv ] && csv=$a; prev=$a; done
-echo "commit=$GEMMSCOPE_COMMIT args=$*" >"$csv"
+if [ "$1" = check ]; then echo "check commit=$GEMMSCOPE_COMMIT args=$*"; echo "# 3 passed, 0 failed"; exit 0; fi
+csv=""; kernels=""; shape=""; prev=""
+for a in "$@"; do
+  [ "$prev" = --csv ] && csv=$a; [ "$prev" = --kernels ] && kernels=$a; [ "$prev" = --shapes ] && shape=$a; prev=$a
+done
+echo "commit=$GEMMSCOPE_COMMIT args=$*" >>"${STUB_LOG:-/dev/null}"
+case $kernels in
+  *k10:*)  # a confirm bench: median 1 for cublas and old, 0.9 for fast, 1.2 for slow
+    m=${shape%%x*}
+    echo "kernel,m,n,k,median_ms,min_ms,ratio_to_cublas,gpu" >"$csv"
+    for k in ${kernels//,/ }; do
+      case $k in *fast) t=0.9;; *slow) t=1.2;; *) t=1;; esac
+      echo "$k,$m,$m,$m,$t,$t,$(python3 -c "print(1 / $t)"),G" >>"$csv"
+    done;;
+  *) echo "commit=$GEMMSCOPE_COMMIT args=$*" >"$csv";;
+esac
 echo "summary (ratio to cuBLAS over the shapes each kernel ran):"
 STUB
   chmod +x "$1/bin/gemmscope"
@@ -166,6 +180,45 @@ rm -rf "$work/out"
 tar -xzf "$work/out/results.tar.gz" -C "$work/out"
 grep -qF -- "--kernels k01,k02,k03,k04,k05,k05_2x2,k06,k07,k08_c1,k08,k08_dyn,k09_c1,k09,k09_dyn --shapes 1x1x8,129x257x72," \
   "$work/out/logs/sanitize-synccheck.log" || fail "sanitize's defaults: $(cat "$work/out/logs/sanitize-synccheck.log")"
+
+# confirm: the carried cache's pick against challengers. The check covers every
+# configuration; each shape gets two benches in opposite orders; merge-tune-cache takes the
+# challenger that wins both (fast), and the 48-shape rounds alternate the two caches.
+printf '64x64x64 old,fast,slow\n96x96x96 keep,slow\n' >"$work/cands.txt"
+echo '{"entries":[{"gpu":"G","cuda":"13.0","driver":"D","kernel_version":7,"m":64,"n":64,"k":64,"config":"old","median_ms":1,"cublas_ms":1,"candidates":9,"date":"x"},{"gpu":"G","cuda":"13.0","driver":"D","kernel_version":7,"m":96,"n":96,"k":96,"config":"keep","median_ms":1,"cublas_ms":1,"candidates":9,"date":"x"}],"failures":[]}' \
+  >"$root/.carry/tune-cache.json"
+mkdir -p "$root/tools" && cp "$repo/tools/merge-tune-cache" "$root/tools/"
+rm -rf "$work/out"; : >"$work/stub.log"
+(cd "$root" && STUB_LOG=$work/stub.log OUT=$work/out CONFIRM_CANDIDATES=$work/cands.txt CONFIRM_REPEATS=7 AB_REPS=1 \
+  AB_SHAPES=64x64x64 tools/gpu-batch confirm >/dev/null)
+grep -q "step confirm-merge: rc=0" "$work/out/summary.txt" || fail "confirm: merge did not run: $(cat "$work/out/summary.txt")"
+python3 - "$work/out/confirmed-cache.json" <<'PY' || fail "confirm: confirmed cache"
+import json, sys
+got = {e["m"]: e["config"] for e in json.load(open(sys.argv[1]))["entries"]}
+assert got == {64: "fast", 96: "keep"}, got
+PY
+grep -q -- "--repeats 7 --shapes 64x64x64 --kernels cublas,k10:old,k10:fast,k10:slow --csv" "$work/stub.log" ||
+  fail "confirm: no forward bench: $(cat "$work/stub.log")"
+grep -q -- "--shapes 64x64x64 --kernels k10:slow,k10:fast,k10:old,cublas --csv" "$work/stub.log" ||
+  fail "confirm: no reversed bench: $(cat "$work/stub.log")"
+grep -q "step confirm-check: rc=0" "$work/out/summary.txt" || fail "confirm: no check step"
+tar -xzf "$work/out/results.tar.gz" -C "$work/out"
+grep -q -- "--kernels k10:fast,k10:keep,k10:old,k10:slow --shapes 2176x2056x136,1800x2600x264,512x1024x512" \
+  "$work/out/logs/confirm-check.log" || fail "confirm: check of every configuration: $(cat "$work/out/logs/confirm-check.log")"
+grep -q "^1 entries replaced" "$work/out/logs/confirm/decisions.txt" || fail "confirm: no decisions.txt"
+order=$(grep -o "step confirm-[a-z]*-1" "$work/out/summary.txt" | tr '\n' ' ' || true)
+[ "$order" = "step confirm-kept-1 step confirm-confirmed-1 " ] || fail "confirm: 48-shape rounds $order"
+grep -q "compare commit=$old_commit args=compare kept-1=" "$work/out/confirm-compare.txt" || fail "confirm: no comparison"
+# ... with nothing to take, no rounds run and no confirmed cache is left.
+printf '96x96x96 keep,slow\n' >"$work/cands2.txt"
+rm -rf "$work/out"
+(cd "$root" && OUT=$work/out CONFIRM_CANDIDATES=$work/cands2.txt tools/gpu-batch confirm >/dev/null)
+grep -q "step confirm: no entry replaced" "$work/out/summary.txt" || fail "confirm: no message when nothing is taken"
+[ ! -e "$work/out/confirmed-cache.json" ] || fail "confirm: a confirmed cache with nothing taken"
+# ... and without a candidates file it says so.
+rm -rf "$work/out"
+(cd "$root" && OUT=$work/out tools/gpu-batch confirm >/dev/null)
+grep -q "step confirm: CONFIRM_CANDIDATES='' is not a file" "$work/out/summary.txt" || fail "confirm: no message without candidates"
 
 # Without a second build the step says so and runs nothing.
 GEMMSCOPE_BUILD_DIR=$work/build-old "$root/tools/gpu-pack" >/dev/null
