@@ -8,6 +8,10 @@ per shape, the candidates in opposite orders). A candidate replaces the kept ent
 shape only where, as in tools/merge-tune-cache, its worst ratio to cuBLAS over the runs
 beats the kept configuration's best, and its fastest launch (min_ms, the mean over the
 runs) is no slower. Every shape's figures are printed, taken or not. OUT must not exist.
+
+As run in calls 1 and 4. Since then `tools/merge-tune-cache KEPT --challenger-runs RUN.csv...`
+does the same (and `tools/gpu-batch confirm` the whole call). On call 4's CSVs it takes the
+same entry with the same medians.
 """
 import csv, json, os, sys, time
 from collections import defaultdict
