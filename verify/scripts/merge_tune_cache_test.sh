@@ -106,5 +106,8 @@ grep -q "k1.csv: no 'k10:<configuration>' rows" err.txt || fail "no message for 
 echo "kernel,m,n,k,median_ms,min_ms,ratio_to_cublas" >nocub.csv && echo "k10:old,100,100,100,1,1,1" >>nocub.csv
 if "$tool" ckept.json --challenger-runs nocub.csv -o c5out.json 2>err.txt; then fail "took a shape without a cublas row"; fi
 grep -q 'nocub.csv: shape 100x100x100 has no cublas row' err.txt || fail "no message for a missing cublas row: $(cat err.txt)"
-for f in c2out.json c3out.json c4out.json c5out.json; do [ ! -e $f ] || fail "a refusal wrote $f"; done
+echo "{\"entries\":[$(entry 100 old 7),$(entry 100 old 6)],\"failures\":[]}" >ctwice.json
+if "$tool" ctwice.json --challenger-runs c1a.csv -o c6out.json 2>err.txt; then fail "took a cache with two entries for a shape"; fi
+grep -q "shape 100x100x100: KEPT holds 2 entries for GPU 'G'" err.txt || fail "no message for two kept entries: $(cat err.txt)"
+for f in c2out.json c3out.json c4out.json c5out.json c6out.json; do [ ! -e $f ] || fail "a refusal wrote $f"; done
 echo "merge_tune_cache_test: ok"
