@@ -29,7 +29,9 @@ constexpr size_t kMaxCsvBytes = 64 << 20;
 std::string read_file(const std::string& path) {
   const gemmscope::TextFile file = gemmscope::read_text_file(path, kMaxCsvBytes);
   const std::string shown = "bench CSV = " + gemmscope::shown_text(path);
-  if (file.error != 0) throw std::invalid_argument(shown + " cannot be opened (" + std::strerror(file.error) + ")");
+  if (file.error != 0)
+    throw std::invalid_argument(shown + (file.read_failed ? " cannot be read (" : " cannot be opened (") +
+                                std::strerror(file.error) + ")");
   if (file.too_large) throw std::invalid_argument(shown + " is larger than 64 MiB");
   return file.text;
 }

@@ -348,6 +348,10 @@ TEST_F(CliErrors, CompareBenchFiles) {
                   "gemmscope: bench CSV = /no/such/run.csv cannot be opened (No such file or directory)"});
   // A directory opens on Linux; the shared reader refuses it by name, before any read.
   expect_refused({{"compare", dir}, "gemmscope: bench CSV = " + dir + " cannot be opened (Is a directory)"});
+  // A file that opens and then fails to read: /proc/self/mem reads from address 0,
+  // which is never mapped (EIO). The message says which of the two failed.
+  expect_refused({{"compare", "/proc/self/mem"},
+                  "gemmscope: bench CSV = /proc/self/mem cannot be read (Input/output error)"});
   {  // Past the 64 MiB limit (a sparse file: nothing is written but its length).
     const std::string big = dir + "/big_run.csv";
     std::ofstream(big) << "kernel,m,n,k,median_ms\n";

@@ -15,8 +15,9 @@ namespace gemmscope {
 
 struct TextFile {
   std::string text;
-  int error = 0;           // errno of the failed open/read, 0 if none
-  bool too_large = false;  // more than limit_bytes (text is then incomplete)
+  int error = 0;            // errno of the failed open/read, 0 if none
+  bool read_failed = false; // the file opened and a read failed (error is the read's errno)
+  bool too_large = false;   // more than limit_bytes (text is then incomplete)
 };
 
 inline TextFile read_text_file(const std::string& path, size_t limit_bytes) {
@@ -39,6 +40,7 @@ inline TextFile read_text_file(const std::string& path, size_t limit_bytes) {
     if (got < 0) {
       if (errno == EINTR) continue;
       file.error = errno;
+      file.read_failed = true;
       break;
     }
     if (got == 0) break;
