@@ -56,6 +56,8 @@ __device__ __forceinline__ void mbarrier_arrive_cluster(uint64_t* bar, uint32_t 
 // default semantics (release at CTA scope, PTX ISA "mbarrier.arrive"), as CUTLASS's
 // ClusterBarrier::arrive. Enough because what it orders are wgmma reads of shared
 // memory, already complete at wgmma.wait_group; no generic data travels with it.
+// It matters: with .release.cluster instead, a stream of k10's decode loads ran 2.6-5.6x
+// slower (bench/results/2026-12-03-h200-tma-stream, `mc2-relcl`).
 __device__ __forceinline__ void mbarrier_arrive_remote(uint64_t* bar, uint32_t cta_rank) {
   const uint32_t remote = ptx::mapa_shared_cluster(ptx::smem_u32(bar), cta_rank);
   asm volatile("mbarrier.arrive.shared::cluster.b64 _, [%0];\n" ::"r"(remote) : "memory");
