@@ -31,6 +31,8 @@
 //             (where R = 64 the R64 line prints twice: the same launch)
 //   balanced  TMA, B only, 64-row tiles, the (tile, k-block) units dealt evenly to all SMs
 // Arguments NxKxR replace the built-in shapes.
+// spin, read_all, fill and the timing loop are launch_cost.cu's (2026-12-02-h200-launch),
+// copied so that this file builds alone with one nvcc command, as that one does.
 // Built: nvcc -O3 -std=c++17 -gencode=arch=compute_90a,code=sm_90a -o tma_stream tma_stream.cu -lcuda
 #include <cuda.h>
 #include <cuda_runtime.h>
