@@ -172,9 +172,7 @@ __global__ void __launch_bounds__(128 * (1 + BM / 64), 1)
     // The first k-block the producer loads (Problem::k_rotate); the consumers take the
     // stages in ring order and do not need it. One value per cluster tile, so that the
     // CTAs of a cluster fill each stage with the same k-block.
-    w.kb_first = w.kb_begin;
-    if (prob.k_rotate != 0)
-      w.kb_first += static_cast<int>(linear * prob.k_rotate % static_cast<uint32_t>(w.kb_end - w.kb_begin));
+    w.kb_first = KRotation{w.kb_begin, w.kb_end}.first(linear, prob.k_rotate);
   };
   auto unit = [&](uint32_t u) {  // whole tiles, then split-K units
     Unit w;
@@ -327,7 +325,7 @@ __global__ void __launch_bounds__(128 * (1 + BM / 64), 1)
                   tma_load_2d_multicast(b_slice, &map_b, k0, b_row, &s.full[st], mask_b);
               }
             }
-            if (++kidx == w.kb_end) kidx = w.kb_begin;
+            kidx = KRotation{w.kb_begin, w.kb_end}.next(kidx);
           }
           if constexpr (!Dynamic) have_ahead = walk_next(walk, ahead);
         }
