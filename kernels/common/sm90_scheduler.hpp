@@ -133,19 +133,4 @@ struct StreamK {
   }
 };
 
-// Rotated K start (k10's Problem::k_rotate): the unit of linear work index `linear`
-// walks its k-blocks [begin, end) from begin + (linear * step) mod (end - begin),
-// wrapping to begin at end, so that the units in flight read different offsets of
-// their rows. step 0 (or one k-block): in order. The consumers take stages in ring
-// order; only the producer's coordinates move, so the result differs only in the
-// order of the fp32 additions.
-struct KRotation {
-  int begin = 0, end = 0;
-  GEMMSCOPE_HD constexpr int first(uint32_t linear, uint32_t step) const {
-    const uint64_t len = static_cast<uint64_t>(end - begin);
-    return len == 0 ? begin : begin + static_cast<int>(uint64_t{linear} * step % len);
-  }
-  GEMMSCOPE_HD constexpr int next(int kb) const { return kb + 1 == end ? begin : kb + 1; }
-};
-
 }  // namespace gemmscope::sm90

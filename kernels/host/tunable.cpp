@@ -135,14 +135,6 @@ void launch(const tune::KernelConfig& c, const GemmShape& s, const GemmOperands&
   int device = 0;
   check_cuda(cudaGetDevice(&device), "k10 device");
   l.prob.b_evict_first = tune::evict_first_b(c, to_tune(s), l2_bytes(device));
-  // Experiment knob (not a product setting): GEMMSCOPE_K10_ROTATE_K=N rotates each unit's
-  // K start by N k-blocks per schedule index; "spread" spreads the starts over K.
-  if (const char* env = std::getenv("GEMMSCOPE_K10_ROTATE_K"); env && *env) {
-    const int64_t tiles = std::max<int64_t>(1, static_cast<int64_t>(d.units_m) * d.units_n);
-    l.prob.k_rotate = std::string(env) == "spread"
-                          ? static_cast<uint32_t>(std::max<int64_t>(1, d.k_blocks / tiles))
-                          : static_cast<uint32_t>(std::strtoul(env, nullptr, 10));
-  }
   l.stream = stream;
   const InstanceFns fns = instance(row);
   const int resident = fns.resident_clusters(device, sm_count(device));

@@ -161,7 +161,7 @@ __global__ void __launch_bounds__(128 * (1 + BM / 64), 1)
   // pieces (fix >= 0: its split-K or stream-K tile index) this piece's partial
   // slot, the number of pieces and (stream-K) the worker of piece 0.
   struct Unit {
-    int m0 = 0, n0 = 0, kb_begin = 0, kb_end = 0, kb_first = 0, fix = -1;
+    int m0 = 0, n0 = 0, kb_begin = 0, kb_end = 0, fix = -1;
     uint32_t part = 0, parts = 1, first = 0;
   };
   auto at_tile = [&](Unit& w, uint32_t linear) {
@@ -169,10 +169,6 @@ __global__ void __launch_bounds__(128 * (1 + BM / 64), 1)
     const ClusterPosition at = cluster_position(kCluster, rank);
     w.m0 = static_cast<int>((c.m * ClusterM + at.along_m) * BM);
     w.n0 = static_cast<int>((c.n * ClusterN + at.along_n) * BN);
-    // The first k-block the producer loads (Problem::k_rotate); the consumers take the
-    // stages in ring order and do not need it. One value per cluster tile, so that the
-    // CTAs of a cluster fill each stage with the same k-block.
-    w.kb_first = KRotation{w.kb_begin, w.kb_end}.first(linear, prob.k_rotate);
   };
   auto unit = [&](uint32_t u) {  // whole tiles, then split-K units
     Unit w;
@@ -287,15 +283,14 @@ __global__ void __launch_bounds__(128 * (1 + BM / 64), 1)
             if (!have_ahead) break;
             w = ahead;
           }
-          int kidx = w.kb_first;  // the k-block this stage loads (Problem::k_rotate)
           for (int kb = w.kb_begin; kb < w.kb_end; ++kb, p = p.advance()) {
             const uint32_t st = p.stage();
             mbarrier_wait(&s.empty[st], p.empty_parity());
             mbarrier_expect_bytes(&s.full[st], kStageBytes);
 #pragma unroll
             for (int j = 0; j < kLoadBoxes; ++j) {
-              // Box j: K elements [kidx * BK + j * 64, + 64), at stage_k_offset(rows, j * 64).
-              const int k0 = kidx * BK + j * kBoxK;
+              // Box j: K elements [kb * BK + j * 64, + 64), at stage_k_offset(rows, j * 64).
+              const int k0 = kb * BK + j * kBoxK;
               bf16* const a = s.a[st] + stage_k_offset(BM, j * kBoxK) / sizeof(bf16);
               bf16* const b = s.b[st] + stage_k_offset(BN, j * kBoxK) / sizeof(bf16);
               if constexpr (ClusterN == 1)
@@ -325,7 +320,6 @@ __global__ void __launch_bounds__(128 * (1 + BM / 64), 1)
                   tma_load_2d_multicast(b_slice, &map_b, k0, b_row, &s.full[st], mask_b);
               }
             }
-            kidx = KRotation{w.kb_begin, w.kb_end}.next(kidx);
           }
           if constexpr (!Dynamic) have_ahead = walk_next(walk, ahead);
         }

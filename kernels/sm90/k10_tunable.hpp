@@ -31,10 +31,6 @@ struct Problem {
   uint32_t* counter = nullptr;  // dynamic schedule's work counter (zeroed before the launch)
   // B's loads carry an L2 evict_first policy (tune::evict_first_b); A's never do.
   bool b_evict_first = false;
-  // Rotated K start: a unit of schedule index t loads its k-blocks starting at
-  // kb_begin + (t * k_rotate) mod (its k-block count), wrapping, so that the tiles in
-  // flight read different offsets of B's rows (0: every unit starts at kb_begin).
-  uint32_t k_rotate = 0;
 };
 
 struct Launch {

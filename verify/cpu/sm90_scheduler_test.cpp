@@ -195,33 +195,5 @@ RC_GTEST_PROP(Sm90Scheduler, StreamKCoversEveryKBlockOnce, ()) {
   for (const auto& [w, n] : split_segments_per_worker) RC_ASSERT(n <= 2);
 }
 
-// The rotated K start: a unit's walk of len = end - begin steps from first() visits
-// every k-block of [begin, end) exactly once, in the order begin + (i + r) mod len
-// with r = linear * step mod len (spelled out here with a plain loop, no modulo);
-// step 0 is the plain order.
-RC_GTEST_PROP(Sm90Scheduler, RotatedKWalkIsARotation, ()) {
-  const int begin = *rc::gen::inRange(0, 300);
-  const int len = *rc::gen::inRange(1, 300);
-  const uint32_t linear = *rc::gen::inRange(0u, 5000u);
-  const uint32_t step = *rc::gen::element(0u, 1u, 3u, *rc::gen::inRange(0u, 400u));
-  const KRotation rot{begin, begin + len};
-  int r = 0;  // linear * step mod len, by repeated addition
-  for (uint32_t i = 0; i < linear; ++i)
-    for (uint32_t j = 0; j < step; ++j) r = r + 1 == len ? 0 : r + 1;
-  std::vector<int> seen(len, 0);
-  int kb = rot.first(linear, step);
-  RC_ASSERT(kb == begin + r);
-  for (int i = 0; i < len; ++i) {
-    RC_ASSERT(kb >= begin);
-    RC_ASSERT(kb < begin + len);
-    RC_ASSERT(kb == begin + (i + r) % len);
-    ++seen[kb - begin];
-    kb = rot.next(kb);
-  }
-  RC_ASSERT(kb == begin + r);  // back where it started
-  for (int c : seen) RC_ASSERT(c == 1);
-  if (step == 0) RC_ASSERT(r == 0);
-}
-
 }  // namespace
 }  // namespace gemmscope::sm90
