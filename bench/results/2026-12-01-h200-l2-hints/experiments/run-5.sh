@@ -1,3 +1,0 @@
-# Call 5 (run inline, as below). The 12 held-out Qwen2.5-7B shapes without a cache (the
-# heuristic), main's binary (.carry/new, 1793484) against 44334fb, twice more after call 4's pair.
-set -u; C=$PWD/.carry; export LD_LIBRARY_PATH=$C/lib:/usr/local/cuda/lib64; L=$OUT; for rep in 2 3; do for who in base new; do d=$C; [ $who = base ] && d=$C/new; GEMMSCOPE_COMMIT=$(cat $d/COMMIT) timeout 40 $d/gemmscope bench --kernels auto,cublas --shapes bench/shapes/qwen25_7b_heldout.csv --warmup 3 --repeats 20 --csv $L/qwen-$who-$rep.csv --quiet > /tmp/q-$who-$rep.log 2>&1; echo "$who-$rep rc=$? $(grep -A1 '^summary' /tmp/q-$who-$rep.log | tail -1)"; done; done; nvidia-smi --query-gpu=clocks.sm,temperature.gpu,power.draw --format=csv
