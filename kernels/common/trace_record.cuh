@@ -1,6 +1,6 @@
 #pragma once
 // Recording the shared-memory addresses a kernel's warps use, for the trace format
-// (traces/README.md, "Recording on the GPU"). Off unless the translation unit defines
+// (docs/traces.md, "Recording on the GPU"). Off unless the translation unit defines
 // GEMMSCOPE_TRACE_RECORD to 1 before including this header: then GEMMSCOPE_TRACE_SMEM
 // expands to ((void)0) and its arguments are never evaluated, so a normal build of a
 // kernel is unchanged (same SASS). kernels/sm90/k04_tma_store_traced.cu builds k04 with

@@ -31,7 +31,7 @@ struct BanksArgs {
   std::vector<long long> addresses;  // a hand-made instruction instead of a pattern
   int width_bytes = 4;
   bool store = false;
-  std::string trace;  // a trace file (traces/README.md) instead of a pattern
+  std::string trace;  // a trace file (docs/traces.md) instead of a pattern
 };
 
 // "0-7,9,12-15" for a lane mask.
@@ -198,7 +198,7 @@ const Registration registration{"banks", [](CLI::App& root) {
                   "Instead of a pattern: one instruction, lane t at the t-th byte address (comma-separated, up to 32)")
       ->delimiter(',');
   cmd->add_option("--trace", args->trace,
-                  "Analyse a trace file (JSON lines or the text form WIDTH KIND MASK ADDR0..ADDR31, traces/README.md): "
+                  "Analyse a trace file (JSON lines or the text form WIDTH KIND MASK ADDR0..ADDR31, docs/traces.md): "
                   "per kernel and stage; --all adds every instruction, --json (with --summary: no instructions)");
   cmd->add_option("--width", args->width_bytes, "With --addresses: bytes per lane, 4, 8 or 16")->capture_default_str();
   cmd->add_flag("--store", args->store, "With --addresses: a store (default: a load)");

@@ -1,5 +1,5 @@
 // gemmscope trace: make, convert and compare shared-memory access traces
-// (traces/README.md): the model's trace of a ladder kernel, a built-in bank pattern
+// (docs/traces.md): the model's trace of a ladder kernel, a built-in bank pattern
 // as a trace, format conversion, and trace-vs-trace or trace-vs-model comparison.
 // `gemmscope trace record` (the GPU) is in cmd_gpu_trace.cpp.
 #include <cstdio>

@@ -101,7 +101,7 @@ const Registration registration{"viz", [](CLI::App& root) {
   auto args = std::make_shared<VizArgs>();
   CLI::App* cmd = root.add_subcommand(
       "viz", "Bank pictures via Graphviz: a trace's bank-by-stage heat map, one instruction's lanes->banks, a swizzle");
-  cmd->add_option("trace", args->trace, "Trace file (traces/README.md), JSON lines or the text form");
+  cmd->add_option("trace", args->trace, "Trace file (docs/traces.md), JSON lines or the text form");
   cmd->add_option("-o,--out", args->out, "Output: .svg or .png (runs dot), .dot or .gv (DOT text)")->required();
   cmd->add_option("--instruction", args->instruction, "Draw record N (0-based) of the trace: lanes -> banks");
   cmd->add_option("--swizzle", args->swizzle, "Draw a tile's chunks under this swizzle: none, 32B, 64B, 128B");

@@ -398,7 +398,7 @@ std::string write_trace_jsonl(const Trace& trace) {
 }
 
 std::string write_trace_text(const Trace& trace) {
-  std::string out = "# gemmscope trace, text form (traces/README.md): WIDTH KIND MASK ADDR0 .. ADDR31\n";
+  std::string out = "# gemmscope trace, text form (docs/traces.md): WIDTH KIND MASK ADDR0 .. ADDR31\n";
   if (!trace.kernel.empty()) out += "# kernel " + trace.kernel + ", source " + trace.source + "\n";
   for (const TraceRecord& r : trace.records) {
     std::string label = r.access.label;

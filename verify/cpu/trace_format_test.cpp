@@ -1,4 +1,4 @@
-// The trace format (traces/README.md): hand-written inputs in both forms, errors that
+// The trace format (docs/traces.md): hand-written inputs in both forms, errors that
 // name the line and the expected form, round trips, and truncation at every byte.
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>

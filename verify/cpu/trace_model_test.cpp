@@ -254,7 +254,7 @@ TEST(RecordedTrace, K04MatchesTheModel) {
     for (const auto& e : std::filesystem::directory_iterator(dir))
       if (e.path().filename().string().rfind("k04", 0) == 0 && e.path().string().ends_with(".trace.jsonl"))
         files.push_back(e.path());
-  if (files.empty()) GTEST_SKIP() << "no traces/hw/k04*.trace.jsonl (record one on the H200: traces/README.md)";
+  if (files.empty()) GTEST_SKIP() << "no traces/hw/k04*.trace.jsonl (record one on the H200: docs/traces.md)";
   for (const auto& f : files) {
     const traces::Trace recorded = traces::read_trace_file(f);
     ASSERT_EQ(recorded.source, "gpu") << f;

@@ -1,4 +1,4 @@
-// libFuzzer target: the trace parser (traces/README.md), both forms, through
+// libFuzzer target: the trace parser (docs/traces.md), both forms, through
 // gemmscope::traces::parse_trace, then the analysis and the writers.
 //
 // Findings: a sanitizer report, an exception other than TraceError (uncaught: abort),

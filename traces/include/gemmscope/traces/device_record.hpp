@@ -2,7 +2,7 @@
 // The raw layout of one shared-memory access recorded on the GPU by an instrumented
 // kernel (kernels/common/trace_record.cuh writes it, traces/src/device_decode.cpp
 // reads it). Plain C++ with no CUDA, so both sides include this one file: the layout
-// is one fact with one home. Described in traces/README.md, "Recording on the GPU".
+// is one fact with one home. Described in docs/traces.md, "Recording on the GPU".
 #include <cstdint>
 
 namespace gemmscope::traces::device_record {

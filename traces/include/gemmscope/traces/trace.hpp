@@ -2,7 +2,7 @@
 // Shared-memory access traces: one record per warp-level shared-memory instruction
 // (or, for the tensor core and TMA, the model's view of one: see Stage), the reader
 // and the writer. The file format, its version history and the hand-written text
-// form are in traces/README.md.
+// form are in docs/traces.md.
 #include <cstdint>
 #include <filesystem>
 #include <optional>
@@ -15,7 +15,7 @@
 
 namespace gemmscope::traces {
 
-// Version 1: the first format (traces/README.md, "Version history").
+// Version 1: the first format (docs/traces.md, "Version history").
 inline constexpr int kTraceFormatVersion = 1;
 inline constexpr std::string_view kTraceFormatName = "gemmscope-trace";
 
