@@ -13,6 +13,7 @@
 #include <utility>
 
 #include "common/sm90_address.hpp"
+#include "common/tma_store_rules.hpp"
 #include "gemmscope/gemm.hpp"
 #include "gemmscope/model/swizzle.hpp"
 #include "gemmscope/tuned.hpp"
@@ -105,7 +106,8 @@ tune::Shape to_tune(const GemmShape& s) { return {s.m, s.n, s.k}; }
 std::string can_implement(const tune::KernelConfig& c, const GemmShape& shape, const GemmOperands& ops) {
   if (tune::instance_index(c) < 0) return "configuration " + tune::to_string(c) + " is not a compiled instance";
   if (auto why = tma_operand_rules(shape, ops); !why.empty()) return why;
-  if (reinterpret_cast<uintptr_t>(ops.c) % 16 != 0) return "C must be 16-byte aligned for k10's TMA store";
+  // N's rule is tune::shape_rules's, with its own message.
+  if (auto why = tma_store_base_rule(ops.c, "k10"); !why.empty()) return why;
   return tune::shape_rules(c, to_tune(shape));
 }
 

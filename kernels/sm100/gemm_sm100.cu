@@ -22,6 +22,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "common/bf16_pack.cuh"
+#include "common/cluster_launch.cuh"
 #include "common/sm100_config.hpp"
 #include "common/sm100_descriptors.hpp"
 #include "common/sm100_problem.hpp"
@@ -242,11 +244,8 @@ __device__ __forceinline__ void run_epilogue(const Smem& smem, uint32_t rank, ui
             uint4 packed;
             uint32_t* words = reinterpret_cast<uint32_t*>(&packed);
 #pragma unroll
-            for (uint32_t i = 0; i < 4; ++i) {
-              const __nv_bfloat162 two = __floats2bfloat162_rn(__uint_as_float(cells[8 * v + 2 * i]),
-                                                               __uint_as_float(cells[8 * v + 2 * i + 1]));
-              words[i] = *reinterpret_cast<const uint32_t*>(&two);
-            }
+            for (uint32_t i = 0; i < 4; ++i)
+              words[i] = pack_bf16x2(__uint_as_float(cells[8 * v + 2 * i]), __uint_as_float(cells[8 * v + 2 * i + 1]));
             *reinterpret_cast<uint4*>(c + static_cast<uint64_t>(g.row) * n + col) = packed;
           }
         }
@@ -360,14 +359,11 @@ void launch_gemm(const bf16* A, const bf16* B, bf16* C, int M, int N, int K, cud
              "cudaFuncSetAttribute(MaxDynamicSharedMemorySize)");
 
   const TileGrid grid = tile_grid(static_cast<uint32_t>(M), static_cast<uint32_t>(N));
-  cudaLaunchConfig_t config{};
-  config.gridDim = dim3(grid_dim_x(grid), grid_dim_y(), 1);
-  config.blockDim = dim3(kThreads, 1, 1);
-  config.dynamicSmemBytes = kSmemBytes;
-  config.stream = stream;
   // The cluster shape is compiled in (__cluster_dims__); no launch attribute needed.
-  check_cuda(cudaLaunchKernelEx(&config, gemm_sm100_kernel, map_a, map_b, C, static_cast<uint32_t>(M),
-                                static_cast<uint32_t>(N), static_cast<uint32_t>(K)),
+  ClusterLaunch launch =
+      ClusterLaunch::compiled_in(dim3(grid_dim_x(grid), grid_dim_y(), 1), dim3(kThreads, 1, 1), kSmemBytes, stream);
+  check_cuda(launch.launch(gemm_sm100_kernel, map_a, map_b, C, static_cast<uint32_t>(M), static_cast<uint32_t>(N),
+                           static_cast<uint32_t>(K)),
              "cudaLaunchKernelEx(gemm_sm100_kernel)");
 }
 

@@ -1,11 +1,13 @@
 // k04_tma_store: k03 with a TMA-store epilogue. The accumulators go through
 // stmatrix into 128B-swizzled shared memory (conflict-free), then one TMA store
 // per 64-column half writes the tile; TMA clips the ragged edges.
+#include "common/bf16_pack.cuh"
 #include "common/ptx_sm90.cuh"
 #include "common/sm90_device.cuh"
+#include "common/tma_store_rules.hpp"
 #include "host/tensor_map.hpp"
 #include "sm90/ladder.hpp"
-#include "common/trace_record.cuh"  // GEMMSCOPE_TRACE_SMEM: nothing unless GEMMSCOPE_TRACE_RECORD (traces/README.md)
+#include "common/trace_record.cuh"  // GEMMSCOPE_TRACE_SMEM: nothing unless GEMMSCOPE_TRACE_RECORD (docs/traces.md)
 
 namespace gemmscope::sm90::k04 {
 
@@ -30,11 +32,6 @@ static_assert(sizeof(bf16) * kBM * kBN <= sizeof(bf16) * (kBM + kBN) * kBK, "sta
 constexpr uint32_t kStageBytes = (kBM + kBN) * kBK * sizeof(bf16);
 constexpr uint32_t kStoreBoxBytes = kBM * kStoreCols * sizeof(bf16);
 constexpr int kSmemBytes = sizeof(SharedStorage) + 1024;
-
-__device__ __forceinline__ uint32_t pack_bf16x2(float lo, float hi) {
-  const __nv_bfloat162 v = __floats2bfloat162_rn(lo, hi);
-  return *reinterpret_cast<const uint32_t*>(&v);
-}
 
 // ---- kernel --------------------------------------------------------------
 __global__ void __launch_bounds__(kThreads, 1)
@@ -108,10 +105,7 @@ __global__ void __launch_bounds__(kThreads, 1)
 // ---- launcher ------------------------------------------------------------
 std::string can_implement(const GemmShape& shape, const GemmOperands& ops) {
   if (auto why = tma_operand_rules(shape, ops); !why.empty()) return why;
-  if (shape.n % 8 != 0)
-    return "N = " + std::to_string(shape.n) + " must be a multiple of 8 for k04's TMA store (C row stride " +
-           std::to_string(shape.n * 2) + " bytes must be a multiple of 16)";
-  if (reinterpret_cast<uintptr_t>(ops.c) % 16 != 0) return "C must be 16-byte aligned for k04's TMA store";
+  if (auto why = tma_store_rules(shape.n, ops.c, "k04"); !why.empty()) return why;
   if ((shape.m + kBM - 1) / kBM > 65535) return "M = " + std::to_string(shape.m) + " exceeds k04's grid limit (65535 x 128 rows)";
   return {};
 }

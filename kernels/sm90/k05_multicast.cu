@@ -6,9 +6,12 @@
 // Because a peer's multicast writes into this CTA's tile, a CTA may refill the
 // tile only once every CTA it writes into has finished reading: an "empty"
 // mbarrier per CTA counts one release from each multicast peer.
+#include "common/bf16_pack.cuh"
+#include "common/cluster_launch.cuh"
 #include "common/ptx_sm90.cuh"
 #include "common/sm90_cluster.cuh"
 #include "common/sm90_device.cuh"
+#include "common/tma_store_rules.hpp"
 #include "host/tensor_map.hpp"
 #include "sm90/ladder.hpp"
 
@@ -44,11 +47,6 @@ static_assert(sizeof(bf16) * kBM * kBN <= sizeof(bf16) * (kBM + kBN) * kBK, "sta
 constexpr uint32_t kStageBytes = (kBM + kBN) * kBK * sizeof(bf16);
 constexpr uint32_t kStoreBoxBytes = kBM * kStoreCols * sizeof(bf16);
 constexpr int kSmemBytes = sizeof(SharedStorage) + 1024;
-
-__device__ __forceinline__ uint32_t pack_bf16x2(float lo, float hi) {
-  const __nv_bfloat162 v = __floats2bfloat162_rn(lo, hi);
-  return *reinterpret_cast<const uint32_t*>(&v);
-}
 
 // ---- kernel --------------------------------------------------------------
 // Grid: x = M tiles, y = N tiles (each rounded up to the cluster; the extra CTAs
@@ -137,10 +135,7 @@ __global__ void __launch_bounds__(kThreads, 1)
 template <uint32_t ClusterM, uint32_t ClusterN>
 std::string can_implement_cluster(const GemmShape& shape, const GemmOperands& ops) {
   if (auto why = tma_operand_rules(shape, ops); !why.empty()) return why;
-  if (shape.n % 8 != 0)
-    return "N = " + std::to_string(shape.n) + " must be a multiple of 8 for k05's TMA store (C row stride " +
-           std::to_string(shape.n * 2) + " bytes must be a multiple of 16)";
-  if (reinterpret_cast<uintptr_t>(ops.c) % 16 != 0) return "C must be 16-byte aligned for k05's TMA store";
+  if (auto why = tma_store_rules(shape.n, ops.c, "k05"); !why.empty()) return why;
   if ((shape.n + kBN - 1) / kBN > 65535 - ClusterN)
     return "N = " + std::to_string(shape.n) + " exceeds k05's grid limit (65535 x 128 columns)";
   return {};
@@ -159,20 +154,10 @@ void launch_cluster(const GemmShape& s, const GemmOperands& ops, cudaStream_t st
   check_cuda(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, kSmemBytes),
              "k05 smem attribute");
   const auto round_up = [](int64_t x, int64_t m) { return (x + m - 1) / m * m; };
-  cudaLaunchConfig_t cfg{};
-  cfg.gridDim = dim3(static_cast<unsigned>(round_up((s.m + kBM - 1) / kBM, ClusterM)),
-                     static_cast<unsigned>(round_up((s.n + kBN - 1) / kBN, ClusterN)));
-  cfg.blockDim = dim3(kThreads);
-  cfg.dynamicSmemBytes = kSmemBytes;
-  cfg.stream = stream;
-  cudaLaunchAttribute attr{};
-  attr.id = cudaLaunchAttributeClusterDimension;
-  attr.val.clusterDim.x = ClusterM;
-  attr.val.clusterDim.y = ClusterN;
-  attr.val.clusterDim.z = 1;
-  cfg.attrs = &attr;
-  cfg.numAttrs = 1;
-  check_cuda(cudaLaunchKernelEx(&cfg, kernel, map_a, map_b, map_c, static_cast<int>(s.k)), "k05_multicast launch");
+  const dim3 grid(static_cast<unsigned>(round_up((s.m + kBM - 1) / kBM, ClusterM)),
+                  static_cast<unsigned>(round_up((s.n + kBN - 1) / kBN, ClusterN)));
+  ClusterLaunch l = ClusterLaunch::with_dims(grid, dim3(kThreads), kSmemBytes, stream, dim3(ClusterM, ClusterN, 1));
+  check_cuda(l.launch(kernel, map_a, map_b, map_c, static_cast<int>(s.k)), "k05_multicast launch");
 }
 
 std::string can_implement(const GemmShape& shape, const GemmOperands& ops) {

@@ -5,10 +5,13 @@
 // producer warpgroup (40) to the consumers (232), who hold 128 fp32 accumulators
 // each. Clusters of 2 x 1 (two CTAs along M) multicast the shared B tile, as k05.
 // Stage and phase bookkeeping: common/sm90_pipeline.hpp.
+#include "common/bf16_pack.cuh"
+#include "common/cluster_launch.cuh"
 #include "common/ptx_sm90.cuh"
 #include "common/sm90_cluster.cuh"
 #include "common/sm90_device.cuh"
 #include "common/sm90_pipeline.hpp"
+#include "common/tma_store_rules.hpp"
 #include "host/tensor_map.hpp"
 #include "sm90/ladder.hpp"
 
@@ -45,11 +48,6 @@ constexpr uint32_t kStoreBoxBytes = kConsumerRows * kStoreCols * sizeof(bf16);
 constexpr int kSmemBytes = sizeof(SharedStorage) + 1024;
 static_assert(kSmemBytes <= 232448, "227 KiB of shared memory per block");
 using Pipe = PipelineState<kStages>;
-
-__device__ __forceinline__ uint32_t pack_bf16x2(float lo, float hi) {
-  const __nv_bfloat162 v = __floats2bfloat162_rn(lo, hi);
-  return *reinterpret_cast<const uint32_t*>(&v);
-}
 
 // ---- kernel --------------------------------------------------------------
 // Grid: x = M tiles (rounded up to the cluster), y = N tiles.
@@ -151,10 +149,7 @@ __global__ void __launch_bounds__(kThreads, 1)
 // ---- launcher ------------------------------------------------------------
 std::string can_implement(const GemmShape& shape, const GemmOperands& ops) {
   if (auto why = tma_operand_rules(shape, ops); !why.empty()) return why;
-  if (shape.n % 8 != 0)
-    return "N = " + std::to_string(shape.n) + " must be a multiple of 8 for k06's TMA store (C row stride " +
-           std::to_string(shape.n * 2) + " bytes must be a multiple of 16)";
-  if (reinterpret_cast<uintptr_t>(ops.c) % 16 != 0) return "C must be 16-byte aligned for k06's TMA store";
+  if (auto why = tma_store_rules(shape.n, ops.c, "k06"); !why.empty()) return why;
   if ((shape.n + kBN - 1) / kBN > 65535)
     return "N = " + std::to_string(shape.n) + " exceeds k06's grid limit (65535 x 256 columns)";
   return {};
@@ -170,21 +165,10 @@ void launch(const GemmShape& s, const GemmOperands& ops, cudaStream_t stream) {
   check_cuda(cudaFuncSetAttribute(k06_warp_specialized, cudaFuncAttributeMaxDynamicSharedMemorySize, kSmemBytes),
              "k06 smem attribute");
   const int64_t tiles_m = (s.m + kBM - 1) / kBM;
-  cudaLaunchConfig_t cfg{};
-  cfg.gridDim = dim3(static_cast<unsigned>((tiles_m + kCluster.m - 1) / kCluster.m * kCluster.m),
-                     static_cast<unsigned>((s.n + kBN - 1) / kBN));
-  cfg.blockDim = dim3(kThreads);
-  cfg.dynamicSmemBytes = kSmemBytes;
-  cfg.stream = stream;
-  cudaLaunchAttribute attr{};
-  attr.id = cudaLaunchAttributeClusterDimension;
-  attr.val.clusterDim.x = kCluster.m;
-  attr.val.clusterDim.y = kCluster.n;
-  attr.val.clusterDim.z = 1;
-  cfg.attrs = &attr;
-  cfg.numAttrs = 1;
-  check_cuda(cudaLaunchKernelEx(&cfg, k06_warp_specialized, map_a, map_b, map_c, static_cast<int>(s.k)),
-             "k06_warp_specialized launch");
+  const dim3 grid(static_cast<unsigned>((tiles_m + kCluster.m - 1) / kCluster.m * kCluster.m),
+                  static_cast<unsigned>((s.n + kBN - 1) / kBN));
+  ClusterLaunch l = ClusterLaunch::with_dims(grid, dim3(kThreads), kSmemBytes, stream, dim3(kCluster.m, kCluster.n, 1));
+  check_cuda(l.launch(k06_warp_specialized, map_a, map_b, map_c, static_cast<int>(s.k)), "k06_warp_specialized launch");
 }
 
 }  // namespace gemmscope::sm90::k06

@@ -13,11 +13,14 @@
 #include <mutex>
 #include <utility>
 
+#include "common/bf16_pack.cuh"
+#include "common/cluster_launch.cuh"
 #include "common/ptx_sm90.cuh"
 #include "common/sm90_cluster.cuh"
 #include "common/sm90_device.cuh"
 #include "common/sm90_pipeline.hpp"
 #include "common/sm90_scheduler.hpp"
+#include "common/tma_store_rules.hpp"
 #include "host/tensor_map.hpp"
 #include "sm90/ladder.hpp"
 
@@ -56,11 +59,6 @@ constexpr int kSmemBytes = sizeof(SharedStorage) + 1024;
 static_assert(kSmemBytes <= 232448, "227 KiB of shared memory per block");
 using Pipe = PipelineState<kStages>;
 using SchedulePipe = PipelineState<kScheduleSlots>;
-
-__device__ __forceinline__ uint32_t pack_bf16x2(float lo, float hi) {
-  const __nv_bfloat162 v = __floats2bfloat162_rn(lo, hi);
-  return *reinterpret_cast<const uint32_t*>(&v);
-}
 
 struct Problem {
   WorkGrid grid;  // work tiles: units_m = ceil(M tiles / 2), units_n = N tiles
@@ -249,10 +247,7 @@ uint32_t* work_counter(cudaStream_t stream) {
 
 std::string can_implement(const GemmShape& shape, const GemmOperands& ops) {
   if (auto why = tma_operand_rules(shape, ops); !why.empty()) return why;
-  if (shape.n % 8 != 0)
-    return "N = " + std::to_string(shape.n) + " must be a multiple of 8 for k08's TMA store (C row stride " +
-           std::to_string(shape.n * 2) + " bytes must be a multiple of 16)";
-  if (reinterpret_cast<uintptr_t>(ops.c) % 16 != 0) return "C must be 16-byte aligned for k08's TMA store";
+  if (auto why = tma_store_rules(shape.n, ops.c, "k08"); !why.empty()) return why;
   const int64_t units = (shape.m + 2 * kBM - 1) / (2 * kBM) * ((shape.n + kBN - 1) / kBN);
   if (units >= (int64_t{1} << 31))
     return "M x N = " + std::to_string(shape.m) + " x " + std::to_string(shape.n) +
@@ -284,27 +279,18 @@ void launch_schedule(const GemmShape& s, const GemmOperands& ops, cudaStream_t s
     counter = work_counter(stream);
     check_cuda(cudaMemsetAsync(counter, 0, sizeof(uint32_t), stream), "k08 counter reset");
   }
-  cudaLaunchConfig_t cfg{};
-  cfg.gridDim = dim3(2 * kCluster.size());  // placeholder for the occupancy query below
-  cfg.blockDim = dim3(kThreads);
-  cfg.dynamicSmemBytes = kSmemBytes;
-  cfg.stream = stream;
-  cudaLaunchAttribute attr{};
-  attr.id = cudaLaunchAttributeClusterDimension;
-  attr.val.clusterDim.x = kCluster.size();
-  attr.val.clusterDim.y = 1;
-  attr.val.clusterDim.z = 1;
-  cfg.attrs = &attr;
-  cfg.numAttrs = 1;
+  // Grid: a placeholder for the occupancy query below.
+  ClusterLaunch l = ClusterLaunch::with_dims(dim3(2 * kCluster.size()), dim3(kThreads), kSmemBytes, stream,
+                                             dim3(kCluster.size(), 1, 1));
   // As many clusters as can be resident at once: a GPC with an odd number of free
   // SMs holds one CTA fewer than sms / 2 clusters would assume, and a cluster left
   // for a second wave would double the run time.
   int resident = 0;
-  check_cuda(cudaOccupancyMaxActiveClusters(&resident, kernel, &cfg), "k08 resident clusters");
+  check_cuda(l.max_active_clusters(&resident, kernel), "k08 resident clusters");
   const uint32_t clusters =
       std::max<uint32_t>(1, std::min<uint32_t>(static_cast<uint32_t>(resident > 0 ? resident : sms / 2), prob.grid.total()));
-  cfg.gridDim = dim3(clusters * kCluster.size());
-  check_cuda(cudaLaunchKernelEx(&cfg, kernel, map_a, map_b, map_c, prob, counter), "k08_persistent launch");
+  l.config.gridDim = dim3(clusters * kCluster.size());
+  check_cuda(l.launch(kernel, map_a, map_b, map_c, prob, counter), "k08_persistent launch");
 }
 
 void launch(const GemmShape& shape, const GemmOperands& ops, cudaStream_t stream) {

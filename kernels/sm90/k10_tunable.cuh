@@ -52,6 +52,8 @@
 #include <type_traits>
 #include <utility>
 
+#include "common/bf16_pack.cuh"
+#include "common/cluster_launch.cuh"
 #include "common/ptx_sm90.cuh"
 #include "common/sm90_cluster.cuh"
 #include "common/sm90_device.cuh"
@@ -97,11 +99,6 @@ struct ConsumerShape<BM, true> {
   static_assert(BM == 128, "ping-pong: two consumer warpgroups, each on a whole 128-row tile");
   static constexpr int kConsumers = 2, kHalves = 2, kReleasers = 1;
 };
-
-__device__ __forceinline__ uint32_t pack_bf16x2(float lo, float hi) {
-  const __nv_bfloat162 v = __floats2bfloat162_rn(lo, hi);
-  return *reinterpret_cast<const uint32_t*>(&v);
-}
 
 template <int BM, int BN, int BK, int Stages, int ClusterM, int ClusterN, bool Dynamic, bool PingPong>
 __global__ void __launch_bounds__(128 * (1 + BM / 64), 1)
@@ -643,22 +640,12 @@ __global__ void __launch_bounds__(128 * (1 + BM / 64), 1)
 // The host half of one instance: shared-memory attribute and resident clusters
 // (once per device), cluster launch of the persistent grid.
 template <int BM, int BN, int BK, int Stages, int ClusterSize>
-cudaLaunchConfig_t launch_config(cudaLaunchAttribute& attr, cudaStream_t stream) {
+ClusterLaunch launch_config(cudaStream_t stream) {
   constexpr int kSmem = static_cast<int>(sizeof(SharedStorage<BM, BN, BK, Stages>)) + 1024;
-  cudaLaunchConfig_t cfg{};
-  cfg.gridDim = dim3(2 * ClusterSize);  // placeholder for the occupancy query
-  cfg.blockDim = dim3(128 * (1 + BM / 64));
-  cfg.dynamicSmemBytes = kSmem;
-  cfg.stream = stream;
-  attr = cudaLaunchAttribute{};
-  attr.id = cudaLaunchAttributeClusterDimension;
-  // 1-D clusters: rank r is (along_m, along_n) = (r % ClusterM, r / ClusterM).
-  attr.val.clusterDim.x = ClusterSize;
-  attr.val.clusterDim.y = 1;
-  attr.val.clusterDim.z = 1;
-  cfg.attrs = &attr;
-  cfg.numAttrs = 1;
-  return cfg;
+  // Grid: a placeholder for the occupancy query. 1-D clusters: rank r is
+  // (along_m, along_n) = (r % ClusterM, r / ClusterM).
+  return ClusterLaunch::with_dims(dim3(2 * ClusterSize), dim3(128 * (1 + BM / 64)), kSmem, stream,
+                                  dim3(ClusterSize, 1, 1));
 }
 
 template <int BM, int BN, int BK, int Stages, int ClusterM, int ClusterN, bool Dynamic, bool PingPong>
@@ -668,11 +655,10 @@ int resident_clusters(int device, int sm_count) {
   int resident = by_device[slot].load(std::memory_order_relaxed);
   if (resident == 0) {
     auto* kernel = k10_tunable<BM, BN, BK, Stages, ClusterM, ClusterN, Dynamic, PingPong>;
-    cudaLaunchAttribute attr;
-    cudaLaunchConfig_t cfg = launch_config<BM, BN, BK, Stages, ClusterM * ClusterN>(attr, nullptr);
-    check_cuda(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, cfg.dynamicSmemBytes),
+    ClusterLaunch l = launch_config<BM, BN, BK, Stages, ClusterM * ClusterN>(nullptr);
+    check_cuda(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, l.config.dynamicSmemBytes),
                "k10 smem attribute");
-    check_cuda(cudaOccupancyMaxActiveClusters(&resident, kernel, &cfg), "k10 resident clusters");
+    check_cuda(l.max_active_clusters(&resident, kernel), "k10 resident clusters");
     if (resident <= 0) resident = std::max(1, sm_count / (ClusterM * ClusterN));
     by_device[slot].store(resident, std::memory_order_relaxed);
   }
@@ -682,10 +668,9 @@ int resident_clusters(int device, int sm_count) {
 template <int BM, int BN, int BK, int Stages, int ClusterM, int ClusterN, bool Dynamic, bool PingPong>
 void launch_instance(const Launch& l, uint32_t clusters) {
   auto* kernel = k10_tunable<BM, BN, BK, Stages, ClusterM, ClusterN, Dynamic, PingPong>;
-  cudaLaunchAttribute attr;
-  cudaLaunchConfig_t cfg = launch_config<BM, BN, BK, Stages, ClusterM * ClusterN>(attr, l.stream);
-  cfg.gridDim = dim3(std::max<uint32_t>(1, clusters) * ClusterM * ClusterN);
-  check_cuda(cudaLaunchKernelEx(&cfg, kernel, l.map_a, l.map_b, l.map_c, l.prob), "k10_tunable launch");
+  ClusterLaunch cl = launch_config<BM, BN, BK, Stages, ClusterM * ClusterN>(l.stream);
+  cl.config.gridDim = dim3(std::max<uint32_t>(1, clusters) * ClusterM * ClusterN);
+  check_cuda(cl.launch(kernel, l.map_a, l.map_b, l.map_c, l.prob), "k10_tunable launch");
 }
 
 // The launchers of this part's rows of tune/instances.hpp (row % kParts == Part,
