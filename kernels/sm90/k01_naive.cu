@@ -1,11 +1,11 @@
 // k01_naive: one thread per output element, fp32 accumulation, no tensor cores.
 // The baseline every later step is measured against.
+#include "sm90/k01_config.hpp"
 #include "sm90/ladder.hpp"
 
 namespace gemmscope::sm90::k01 {
 
-// ---- config --------------------------------------------------------------
-constexpr int kTile = 16;  // a 16x16 block of threads, one per output element
+// ---- config: sm90/k01_config.hpp ------------------------------------------
 
 // ---- kernel --------------------------------------------------------------
 __global__ void __launch_bounds__(kTile * kTile) k01_naive(const bf16* A, const bf16* B, bf16* C, int M, int N, int K) {

@@ -4,17 +4,12 @@
 #include "common/ptx_sm90.cuh"
 #include "common/sm90_device.cuh"
 #include "host/tensor_map.hpp"
+#include "sm90/k03_config.hpp"
 #include "sm90/ladder.hpp"
 
 namespace gemmscope::sm90::k03 {
 
-// ---- config --------------------------------------------------------------
-constexpr int kBM = 128, kBN = 128, kBK = 64;
-constexpr int kThreads = 128;  // one warpgroup
-constexpr int kWgmmaM = 64, kWgmmaK = 16;
-static_assert(kBK * sizeof(bf16) == 128, "one K block is one 128-byte swizzle row");
-static_assert(kBM % kWgmmaM == 0 && kBK % kWgmmaK == 0, "tile must be whole wgmma steps");
-static_assert(kBM <= 256 && kBN <= 256, "TMA box dimensions are at most 256");
+// ---- config: sm90/k03_config.hpp ------------------------------------------
 
 // ---- shared memory -------------------------------------------------------
 struct SharedStorage {

@@ -6,19 +6,13 @@
 #include "common/sm90_device.cuh"
 #include "common/tma_store_rules.hpp"
 #include "host/tensor_map.hpp"
+#include "sm90/k04_config.hpp"
 #include "sm90/ladder.hpp"
 #include "common/trace_record.cuh"  // GEMMSCOPE_TRACE_SMEM: nothing unless GEMMSCOPE_TRACE_RECORD (docs/traces.md)
 
 namespace gemmscope::sm90::k04 {
 
-// ---- config --------------------------------------------------------------
-constexpr int kBM = 128, kBN = 128, kBK = 64;
-constexpr int kThreads = 128;  // one warpgroup
-constexpr int kWgmmaM = 64, kWgmmaK = 16;
-constexpr int kStoreCols = 64;  // one TMA store box: 64 bf16 = one 128-byte swizzle row
-static_assert(kBK * sizeof(bf16) == 128 && kStoreCols * sizeof(bf16) == 128, "128-byte swizzle rows");
-static_assert(kBN % kStoreCols == 0 && kBN % 16 == 0, "the epilogue stores 16-column stmatrix.x4 pairs");
-static_assert(kBM % kWgmmaM == 0 && kBK % kWgmmaK == 0, "tile must be whole wgmma steps");
+// ---- config: sm90/k04_config.hpp ------------------------------------------
 
 // ---- shared memory -------------------------------------------------------
 struct SharedStorage {
