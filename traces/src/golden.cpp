@@ -120,6 +120,7 @@ json to_json(const GoldenTrace& trace) {
   json doc;
   doc["format"] = kGoldenFormatName;
   doc["schema_version"] = trace.schema_version;
+  if (trace.schema_version >= 2) doc["source"] = trace.source;
   doc["probe"] = trace.probe;
   doc["description"] = trace.description;
   doc["settles"] = trace.settles;
@@ -160,6 +161,14 @@ GoldenTrace golden_from_json(const json& doc, const std::string& source) {
   if (t.schema_version < 1 || t.schema_version > kGoldenSchemaVersion)
     fail(source, "schema_version = " + std::to_string(t.schema_version),
          "is not supported by this reader (1.." + std::to_string(kGoldenSchemaVersion) + ")");
+  if (t.schema_version >= 2) {
+    t.source = string_member(doc, "source", source, "");
+    if (t.source != kGoldenSourceHardware && t.source != kGoldenSourceSynthetic)
+      fail(source, "source = \"" + t.source + "\"",
+           "must be \"" + std::string(kGoldenSourceHardware) + "\" or \"" + std::string(kGoldenSourceSynthetic) + "\"");
+  } else if (doc.contains("source")) {
+    fail(source, "source", "needs schema_version 2 (this file says 1)");
+  }
   t.probe = string_member(doc, "probe", source, "");
   if (!valid_probe_name(t.probe))
     fail(source, "probe = \"" + t.probe + "\"", "must be 1..64 of letters, digits, '.', '_', '-'");
@@ -183,8 +192,11 @@ GoldenTrace golden_from_json(const json& doc, const std::string& source) {
     fail(source, "gpu.compute_capability = \"" + cc + "\"", "must agree with compute_major.compute_minor");
   t.gpu.driver_version = int32_member(gpu, "driver_version", source, "gpu.");
   t.gpu.runtime_version = int32_member(gpu, "runtime_version", source, "gpu.");
-  if (t.gpu.driver_version <= 0 || t.gpu.runtime_version <= 0)
-    fail(source, "gpu.driver_version/runtime_version", "must be positive CUDA version numbers");
+  // A synthetic trace ran on no GPU: its version numbers may be 0.
+  const int min_version = t.synthetic() ? 0 : 1;
+  if (t.gpu.driver_version < min_version || t.gpu.runtime_version < min_version)
+    fail(source, "gpu.driver_version/runtime_version",
+         t.synthetic() ? "must not be negative" : "must be positive CUDA version numbers");
   t.gpu.sm_count = int32_member(gpu, "sm_count", source, "gpu.");
   t.gpu.clock_khz = int32_member(gpu, "clock_khz", source, "gpu.");
   t.date = string_member(doc, "date", source, "");

@@ -14,9 +14,13 @@
 
 namespace gemmscope::traces {
 
-// Version 1: the first format (traces/hw/README.md).
-inline constexpr int kGoldenSchemaVersion = 1;
+// Version 1: the first format. Version 2 adds `source`: whether the observations
+// came from a GPU or were generated from the model (traces/hw/README.md).
+inline constexpr int kGoldenSchemaVersion = 2;
 inline constexpr std::string_view kGoldenFormatName = "gemmscope-golden-trace";
+// The two values of `source`; a version-1 file is read as "hardware".
+inline constexpr std::string_view kGoldenSourceHardware = "hardware";
+inline constexpr std::string_view kGoldenSourceSynthetic = "synthetic from the model";
 
 // A golden file that cannot be read or breaks the format. The message names the
 // source file, the field and the rule: "tma.json: cases[3].status = "maybe" must be ok or failed".
@@ -50,6 +54,10 @@ struct GoldenCase {
 
 struct GoldenTrace {
   int schema_version = kGoldenSchemaVersion;
+  // kGoldenSourceHardware (a probe ran on `gpu`) or kGoldenSourceSynthetic (the
+  // model's prediction in the probe's format; `gpu` then names no real device and
+  // its version numbers may be 0). Written from version 2 on.
+  std::string source = std::string(kGoldenSourceHardware);
   std::string probe;             // file stem: letters, digits, '.', '_', '-'
   std::string description;
   std::vector<std::string> settles;  // the facts the probe settles, one line each
@@ -58,6 +66,7 @@ struct GoldenTrace {
   std::string commit;            // git commit of the probe source ("unknown" if not known)
   std::vector<GoldenCase> cases;
 
+  bool synthetic() const { return source == kGoldenSourceSynthetic; }
   std::size_t failed_cases() const;
   const GoldenCase* find_case(std::string_view name) const;  // nullptr if absent
 };
