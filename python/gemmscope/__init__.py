@@ -7,8 +7,8 @@ with ctypes); an input the libraries refuse raises ValueError with the message t
 gemmscope command line prints.
 """
 from ._capi import have_kernels, version as __version__
-from .banks import BankCollision, BankPhase, BankResult, banks
-from .gemm import gemm, gemm_kernel
+from ._banks import BankCollision, BankPhase, BankResult, banks
+from ._gemm import gemm, gemm_kernel
 from .model import (TmemMap, desc_decode, desc_encode, desc_map, idesc_decode, idesc_encode, swizzle, tmem_map)
 from .pictures import Picture, swizzle_picture
 from .traces import (Trace, analyse_trace, parse_trace, read_trace, trace_from_arrays, trace_model, trace_pattern,

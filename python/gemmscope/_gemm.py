@@ -67,7 +67,7 @@ def _view(x, name, stream):
                     "(an object with __dlpack__, or a DLPack capsule)")
 
 
-def _check(v, name):
+def check_view(v, name):
     """The rules of the memory itself: CUDA, bf16, 2-D, row-major contiguous."""
     if v.device_type != dlpack.KDL_CUDA:
         raise ValueError(f"{name} is on {v.device_text}: gemmscope.gemm needs CUDA device memory "
@@ -90,8 +90,8 @@ def _check(v, name):
 def _problem(a, b, out, stream):
     """Checks the operands; returns (m, n, k, views, device) for the launch."""
     va, vb = _view(a, "A", stream), _view(b, "B", stream)
-    _check(va, "A")
-    _check(vb, "B")
+    check_view(va, "A")
+    check_view(vb, "B")
     (m, k), (n, kb) = va.shape, vb.shape
     if k != kb:
         raise ValueError(f"A is {m} x {k} and B is {n} x {kb}: K must agree (C = A @ B.T with A M x K, B N x K)")
@@ -100,7 +100,7 @@ def _problem(a, b, out, stream):
     vc = None
     if out is not None:
         vc = _view(out, "out", stream)
-        _check(vc, "out")
+        check_view(vc, "out")
         if vc.shape != (m, n):
             raise ValueError(f"out has shape {vc.shape}: it must be M x N = ({m}, {n})")
         if vc.device_id != va.device_id:
@@ -114,12 +114,15 @@ def _unavailable():
         raise _capi.error(lib.gs_gemm(0, 0, 0, None, None, None, 0, -1, b"auto"))
 
 
+_NEED_OUT = ("out = None: give an output tensor (M x N bf16 on the operands' device); only PyTorch inputs get "
+             "one made for them")
+
+
 def _output(torch, a, vc, out, m, n):
     if out is not None:
         return out, vc.pointer
     if torch is None:
-        raise ValueError("out = None: give an output tensor (M x N bf16 on the operands' device); only PyTorch "
-                         "inputs get one made for them")
+        raise ValueError(_NEED_OUT)
     c = torch.empty((m, n), dtype=torch.bfloat16, device=a.device)
     return c, c.data_ptr()
 
@@ -168,6 +171,8 @@ def gemm(a, b, out=None, kernel="auto", stream=None):
     elif torch is not None and a.is_cuda:
         launch_stream = _torch_stream(torch, a.get_device())
     m, n, k, va, vb, vc = _problem(a, b, out, launch_stream or 0)
+    if out is None and torch is None:
+        raise ValueError(_NEED_OUT)
     _unavailable()
     if launch_stream is None:
         launch_stream = _launch_stream(torch, None, va.device_id)
@@ -183,8 +188,10 @@ def gemm_kernel(a, b, out=None, kernel="auto"):
     "auto" and k10, the configuration and where it came from ("k10:<configuration>
     (tuning cache)")."""
     m, n, k, va, vb, vc = _problem(a, b, out, 0)
-    _unavailable()
     torch = _torch_if_tensor(a)
+    if out is None and torch is None:
+        raise ValueError(_NEED_OUT)
+    _unavailable()
     out, c_pointer = _output(torch, a, vc, out, m, n)
     name = ctypes.c_char_p()
     status = lib.gs_gemm_dispatch(m, n, k, va.pointer, vb.pointer, c_pointer, _kernel_bytes(kernel),
