@@ -9,6 +9,11 @@
 
 #include "command.hpp"
 
+// model/version.cmake's, given by tools/CMakeLists.txt.
+#ifndef GEMMSCOPE_VERSION_STRING
+#define GEMMSCOPE_VERSION_STRING "(version not given to the build)"
+#endif
+
 namespace gemmscope::cli {
 
 std::vector<std::pair<std::string, AddCommand>>& registry() {
@@ -59,7 +64,7 @@ void add_integer_checks(CLI::App* app) {
 int main(int argc, char** argv) {
   CLI::App app{"gemmscope: model, verify and measure bf16 GEMM kernels for Hopper (sm_90a) and Blackwell (sm_100a)"};
   app.require_subcommand(1);
-  app.set_version_flag("--version", "gemmscope 0.1.0");
+  app.set_version_flag("--version", "gemmscope " GEMMSCOPE_VERSION_STRING);
   auto& commands = gemmscope::cli::registry();
   std::sort(commands.begin(), commands.end(), [](auto& a, auto& b) { return a.first < b.first; });
   for (auto& [name, add] : commands) add(app);
