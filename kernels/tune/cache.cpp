@@ -13,12 +13,12 @@
 
 #include <nlohmann/json.hpp>
 
-#include "tune/text_file.hpp"
+#include "tune/text/shown_text.hpp"
+#include "tune/text/text_file.hpp"
 
 namespace gemmscope::tune {
 
 using nlohmann::json;
-using detail::shown_text;
 
 namespace {
 
@@ -474,7 +474,7 @@ TuneCache parse_tune_cache(std::string_view text, const std::string& source) {
 std::string to_json(const TuneCache& cache) { return render(cache, "cannot write tune cache"); }
 
 TuneCache load_tune_cache(const std::string& path) {
-  const detail::TextFile file = detail::read_text_file(path, kMaxCacheBytes);
+  const TextFile file = read_text_file(path, kMaxCacheBytes);
   if (file.error == ENOENT) return {};
   if (file.error != 0) throw TuneCacheError("cannot read tune cache '" + path + "': " + std::strerror(file.error));
   if (file.too_large)

@@ -8,12 +8,10 @@
 
 #include "common/sm90_address.hpp"
 #include "tune/instances.hpp"
-#include "tune/text_file.hpp"
+#include "tune/text/shown_text.hpp"
 
 namespace gemmscope::tune {
 namespace {
-
-using detail::shown_text;
 
 [[noreturn]] void refuse(std::string_view text, const std::string& why) {
   throw ConfigError("configuration '" + shown_text(text) + "': " + why);

@@ -4,7 +4,7 @@
 #include <iomanip>
 #include <sstream>
 
-#include "gemmscope/csv_field.hpp"
+#include "tune/text/csv.hpp"
 
 namespace gemmscope::tune {
 namespace {

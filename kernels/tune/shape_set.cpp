@@ -4,13 +4,12 @@
 #include <map>
 #include <tuple>
 
-#include "tune/text_file.hpp"
+#include "tune/text/shown_text.hpp"
+#include "tune/text/text_file.hpp"
 
 namespace gemmscope::tune {
 
 namespace {
-
-using detail::shown_text;
 
 constexpr std::string_view kHeader[] = {"model", "layer", "m", "n", "k"};
 constexpr std::string_view kHeaderLine = "model,layer,m,n,k";
@@ -129,7 +128,7 @@ std::vector<NamedShape> parse_shape_set(std::string_view text, const std::string
 }
 
 std::vector<NamedShape> load_shape_set(const std::string& path) {
-  const detail::TextFile file = detail::read_text_file(path, kMaxShapeSetBytes);
+  const TextFile file = read_text_file(path, kMaxShapeSetBytes);
   if (file.error != 0) throw ShapeSetError("cannot read shape set '" + path + "': " + std::strerror(file.error));
   if (file.too_large)
     throw ShapeSetError("cannot read shape set '" + path + "': larger than the limit of " +

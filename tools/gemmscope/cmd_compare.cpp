@@ -10,9 +10,8 @@
 #include <stdexcept>
 
 #include "command.hpp"
-#include "gemmscope/shown_text.hpp"
-#include "gemmscope/text_file.hpp"
 #include "report/bench_compare.hpp"
+#include "tune/text/shown_text.hpp"
 
 namespace {
 
@@ -22,19 +21,6 @@ struct CompareArgs {
   double floor = 0.95, target = 1.05;
   bool per_shape = false;
 };
-
-// A bench CSV is a few hundred lines; anything past this is not one.
-constexpr size_t kMaxCsvBytes = 64 << 20;
-
-std::string read_file(const std::string& path) {
-  const gemmscope::TextFile file = gemmscope::read_text_file(path, kMaxCsvBytes);
-  const std::string shown = "bench CSV = " + gemmscope::shown_text(path);
-  if (file.error != 0)
-    throw std::invalid_argument(shown + (file.read_failed ? " cannot be read (" : " cannot be opened (") +
-                                std::strerror(file.error) + ")");
-  if (file.too_large) throw std::invalid_argument(shown + " is larger than 64 MiB");
-  return file.text;
-}
 
 // "name=path" names a run; a plain path is named by its file name without ".csv", or by
 // the whole path where two runs would get the same name.
@@ -94,7 +80,7 @@ const gemmscope::cli::Registration reg{"compare", [](CLI::App& app) {
   cmd->callback([args] {
     std::vector<gemmscope::report::BenchRun> runs;
     for (const auto& [name, path] : named_runs(args->runs))
-      runs.push_back(gemmscope::report::read_bench_csv(read_file(path), name));
+      runs.push_back(gemmscope::report::load_bench_csv(path, name));
     const auto c = gemmscope::report::compare_runs(runs, args->kernel, args->reference, args->floor);
     std::fputs(gemmscope::report::format_comparison(c, args->target, args->per_shape).c_str(), stdout);
   });

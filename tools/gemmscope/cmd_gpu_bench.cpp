@@ -1,12 +1,13 @@
-// gemmscope bench: the ladder and cuBLAS interleaved on the same rotating
-// buffers; one line per (kernel, shape); CSV and JSON with the environment.
+// gemmscope bench: kernels of the registry (the ladder, auto, cuBLAS, ...)
+// interleaved on the same rotating buffers; one line per (kernel, shape); CSV and JSON with the environment.
 #include <fstream>
 #include <memory>
 
+#include "gemmscope/kernel_registry.hpp"
 #include "gemmscope/tuned.hpp"
 
 #include "command.hpp"
-#include "harness/harness.hpp"
+#include "bench/harness.hpp"
 #include "shapes_arg.hpp"
 
 namespace {
@@ -37,7 +38,11 @@ std::vector<std::string> split(const std::string& s) {
 const gemmscope::cli::Registration reg{"bench", [](CLI::App& app) {
   auto args = std::make_shared<BenchArgs>();
   CLI::App* cmd = app.add_subcommand("bench", "Time ladder kernels and cuBLAS interleaved (median of CUDA events, ratio to cuBLAS)");
-  cmd->add_option("--kernels", args->kernels, "comma-separated: ladder names (k01..k10 and variants), auto (what gemmscope::gemm runs: k10 via the tuning cache $GEMMSCOPE_TUNE_CACHE, else its heuristic), k10:<configuration>, cublas, sm100 (Blackwell only)")->capture_default_str();
+  cmd->add_option("--kernels", args->kernels,
+                  "comma-separated names of the kernel registry: " + gemmscope::known_kernel_names() +
+                      ". auto is what gemmscope::gemm runs: k10 through the tuning cache (--tune-cache, "
+                      "$GEMMSCOPE_TUNE_CACHE), else its heuristic; sm100 runs on a Blackwell GPU only")
+      ->capture_default_str();
   cmd->add_option("--shapes", args->shapes, "comma-separated MxNxK, or a shape-set file (CSV model,layer,m,n,k; e.g. bench/shapes/llm_projections.csv)")->capture_default_str();
   cmd->add_option("--tune-cache", args->cache, "tuning cache for auto/k10 (default: $GEMMSCOPE_TUNE_CACHE)");
   cmd->add_option("--warmup", args->warmup, "untimed rounds per shape")->check(CLI::Range(0, 1000))->capture_default_str();
@@ -55,10 +60,8 @@ const gemmscope::cli::Registration reg{"bench", [](CLI::App& app) {
   cmd->callback([args] {
     gemmscope::harness::BenchOptions opt;
     opt.kernels = split(args->kernels);
-    for (const auto& k : opt.kernels) {
-      if (k.rfind("k10:", 0) == 0) gemmscope::tune::parse_config(k.substr(4));  // malformed configurations fail early
-      else if (k != "cublas" && k != "auto" && k != "sm100") gemmscope::find_kernel(k);  // unknown names fail before any GPU work
-    }
+    // Unknown names and malformed configurations fail before any GPU work.
+    for (const auto& k : opt.kernels) gemmscope::resolve_kernel(k);
     for (const auto& ns : gemmscope::cli::shapes_arg(args->shapes)) {
       opt.shapes.push_back({ns.m, ns.n, ns.k});
       opt.labels.push_back(gemmscope::cli::shape_label(ns));

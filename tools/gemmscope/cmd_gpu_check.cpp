@@ -1,12 +1,27 @@
-// gemmscope check: differential test of ladder kernels on the GPU against the
-// Eigen reference, one line per case.
+// gemmscope check: differential test of kernels of the registry on the GPU against
+// the Eigen reference, one line per case.
 #include <random>
 
+#include "bench/harness.hpp"
 #include "command.hpp"
-#include "tune/config.hpp"
-#include "harness/harness.hpp"
+#include "gemmscope/kernel_registry.hpp"
 
 namespace {
+
+// A random shape the kernel's rules allow: as drawn, else with K (TMA's 16-byte row
+// stride), then N too (the TMA store's), rounded up to a multiple of 8. The rules are
+// asked with made-up, well-aligned operand addresses, never dereferenced.
+gemmscope::GemmShape shape_it_takes(const gemmscope::RunnableKernel& kernel, gemmscope::GemmShape s) {
+  constexpr uintptr_t kTiB = uintptr_t{1} << 40;
+  const gemmscope::GemmOperands aligned{reinterpret_cast<const gemmscope::bf16*>(kTiB),
+                                        reinterpret_cast<const gemmscope::bf16*>(2 * kTiB),
+                                        reinterpret_cast<gemmscope::bf16*>(3 * kTiB)};
+  auto up8 = [](int64_t x) { return (x + 7) / 8 * 8; };
+  for (const gemmscope::GemmShape& t : {s, gemmscope::GemmShape{s.m, s.n, up8(s.k)},
+                                        gemmscope::GemmShape{s.m, up8(s.n), up8(s.k)}})
+    if (kernel.can_implement(t, aligned).empty()) return t;
+  return s;  // refused either way: run_case reports why
+}
 
 struct CheckArgs {
   std::string kernels = "k01,k02,k03,k04";
@@ -19,7 +34,9 @@ struct CheckArgs {
 const gemmscope::cli::Registration reg{"check", [](CLI::App& app) {
   auto args = std::make_shared<CheckArgs>();
   CLI::App* cmd = app.add_subcommand("check", "Differential test: ladder kernels on the GPU vs an Eigen reference on the CPU");
-  cmd->add_option("--kernels", args->kernels, "comma-separated: ladder names (k01..k10), auto, k10:<configuration>")->capture_default_str();
+  cmd->add_option("--kernels", args->kernels,
+                  "comma-separated names of the kernel registry: " + gemmscope::known_kernel_names())
+      ->capture_default_str();
   cmd->add_option("--cases", args->cases, "random shapes per kernel")->check(CLI::Range(1, 100000))->capture_default_str();
   cmd->add_option("--seed", args->seed, "seed (0: from the clock; printed)");
   cmd->add_option("--max-dim", args->max_dim, "largest M, N, K drawn")->check(CLI::Range(1, 1 << 16))->capture_default_str();
@@ -32,9 +49,8 @@ const gemmscope::cli::Registration reg{"check", [](CLI::App& app) {
         if (c == ',') { if (!cur.empty()) kernels.push_back(cur); cur.clear(); } else cur += c;
       }
     }
-    for (const auto& k : kernels)
-      if (k.rfind("k10:", 0) == 0) gemmscope::tune::parse_config(k.substr(4));
-      else if (k != "auto") gemmscope::find_kernel(k);
+    std::vector<gemmscope::RunnableKernel> resolved;
+    for (const auto& k : kernels) resolved.push_back(gemmscope::resolve_kernel(k));
     std::vector<gemmscope::GemmShape> shapes;
     if (!args->shapes.empty()) shapes = gemmscope::harness::parse_shapes(args->shapes);
     // Bad names and shapes are refused (status 2) before looking for a GPU (status 3).
@@ -47,15 +63,14 @@ const gemmscope::cli::Registration reg{"check", [](CLI::App& app) {
     std::printf("# seed %llu\n", static_cast<unsigned long long>(seed));
     std::mt19937_64 rng(seed);
     int failed = 0, passed = 0, refused = 0;
-    for (const auto& kernel : kernels) {
+    for (size_t which = 0; which < kernels.size(); ++which) {
+      const std::string& kernel = kernels[which];
       const int n = shapes.empty() ? args->cases : static_cast<int>(shapes.size());
       for (int i = 0; i < n; ++i) {
         gemmscope::GemmShape s;
         if (shapes.empty()) {
           std::uniform_int_distribution<int64_t> dim(1, args->max_dim);
-          s = {dim(rng), dim(rng), dim(rng)};
-          if (kernel != "k01" && kernel != "auto") s.k = (s.k + 7) / 8 * 8;  // TMA's 16-byte stride rule
-          if (kernel == "k04") s.n = (s.n + 7) / 8 * 8;
+          s = shape_it_takes(resolved[which], {dim(rng), dim(rng), dim(rng)});
         } else {
           s = shapes[i];
         }

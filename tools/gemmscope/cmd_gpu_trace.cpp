@@ -1,6 +1,6 @@
 // gemmscope trace record: run the recording build of a kernel on the GPU
 // (kernels/sm90/k04_tma_store_traced.cu), decode the shared-memory addresses its
-// warps used into a trace (traces/README.md), write it, and compare it with the
+// warps used into a trace (docs/traces.md), write it, and compare it with the
 // model's trace of the same CTAs. Built only with the kernels.
 #include <cstdio>
 #include <cstdlib>
@@ -12,7 +12,7 @@
 #include "common/trace_record_host.hpp"
 #include "gemmscope/traces/device_decode.hpp"
 #include "gemmscope/traces/trace.hpp"
-#include "harness/harness.hpp"
+#include "bench/harness.hpp"
 #include "trace_command.hpp"
 
 namespace gemmscope::cli {

@@ -7,8 +7,8 @@
 #include <stdexcept>
 
 #include "command.hpp"
-#include "harness/harness.hpp"
-#include "harness/tune.hpp"
+#include "bench/harness.hpp"
+#include "bench/tune.hpp"
 #include "shapes_arg.hpp"
 #include "tune/cache.hpp"
 #include "tune/config.hpp"
@@ -66,7 +66,8 @@ const gemmscope::cli::Registration reg{"tune", [](CLI::App& app) {
       ->check(CLI::Range(1, 3600))
       ->capture_default_str();
   cmd->add_flag("--skip-tuned", args->skip_tuned, "leave shapes the cache already holds for this GPU/CUDA/driver/kernel version");
-  cmd->callback([args] {
+  cmd->callback([cmd, args] {
+    if (!cmd->get_subcommands().empty()) return;  // `tune merge` (cmd_tune_merge.cpp) ran instead
     gemmscope::harness::TuneOptions opt;
     opt.shapes = gemmscope::cli::shapes_arg(args->shapes);
     std::string cur;

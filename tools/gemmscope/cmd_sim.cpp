@@ -1,7 +1,7 @@
 // gemmscope sim: run a kernel's own schedule code on the pipeline simulator
-// (model/pipeline_sim.hpp + the bindings in verify/sim/) under one seeded random
-// interleaving, or search every interleaving (--exhaustive), print the verdict, and
-// optionally write the timeline as SVG. The logic lives in the engine and the
+// (model/pipeline_sim.hpp + the simulator bindings of gemmscope::testing, verify/lib/)
+// under one seeded random interleaving, or search every interleaving (--exhaustive),
+// print the verdict, and optionally write the timeline as SVG. The logic lives in the engine and the
 // bindings; this file only parses options and prints.
 #include <cstdio>
 #include <fstream>
@@ -12,11 +12,8 @@
 #include "command.hpp"
 #include "gemmscope/model/pipeline_sim.hpp"
 
-#if __has_include("common/sm100_schedule.hpp") && __has_include("common/sm90_scheduler.hpp")
-#define GEMMSCOPE_SIM_KERNELS 1
-#include "sim/sm100_binding.hpp"
-#include "sim/sm90_binding.hpp"
-#endif
+#include "gemmscope/testing/sm100_binding.hpp"
+#include "gemmscope/testing/sm90_binding.hpp"
 
 namespace gemmscope::cli {
 namespace {
@@ -91,9 +88,8 @@ int run_synthetic(const SimArgs& a) {
                             " k-blocks" + (a.mutate.empty() ? "" : ", mutation " + a.mutate));
 }
 
-#ifdef GEMMSCOPE_SIM_KERNELS
 int run_sm100(const SimArgs& a) {
-  verify::sim::Sm100SimConfig c;
+  testing::sim::Sm100SimConfig c;
   c.tiles_m = positive("--tiles-m", a.tiles_m, 64);
   c.tiles_n = positive("--tiles-n", a.tiles_n, 64);
   c.k_blocks = positive("--k-blocks", a.k_blocks, 256);
@@ -118,15 +114,15 @@ int run_sm100(const SimArgs& a) {
                             std::to_string(c.resident_clusters) + " resident cluster(s)" +
                             (a.mutate.empty() ? "" : ", mutation " + a.mutate);
   if (a.exhaustive) {
-    verify::sim::Sm100ScheduleSim<2> sim(c);
+    testing::sim::Sm100ScheduleSim<2> sim(c);
     return run_and_report(sim, a, title);
   }
-  verify::sim::Sm100ScheduleSim<> sim(c);
+  testing::sim::Sm100ScheduleSim<> sim(c);
   return run_and_report(sim, a, title);
 }
 
-int run_sm90(const SimArgs& a, verify::sim::Sm90Kernel kernel) {
-  verify::sim::Sm90SimConfig c;
+int run_sm90(const SimArgs& a, testing::sim::Sm90Kernel kernel) {
+  testing::sim::Sm90SimConfig c;
   c.kernel = kernel;
   c.units_m = positive("--tiles-m", a.tiles_m, 64);
   c.units_n = positive("--tiles-n", a.tiles_n, 64);
@@ -137,7 +133,7 @@ int run_sm90(const SimArgs& a, verify::sim::Sm90Kernel kernel) {
   c.store_boxes = positive("--store-boxes", a.store_boxes, 8);
   c.deferred_epilogue = a.deferred_epilogue;
   auto& m = c.mutations;
-  if (a.exit == "tail") c.exit = verify::sim::Sm90Exit::producer_tail;
+  if (a.exit == "tail") c.exit = testing::sim::Sm90Exit::producer_tail;
   else if (a.exit != "barrier") throw std::invalid_argument("--exit = " + a.exit + " is not one of: barrier, tail");
   const char* list =
       "producer-wrong-phase, consumer-wrong-phase, missing-arrive, stage-off-by-one, staging-wait-off-by-one, "
@@ -150,44 +146,39 @@ int run_sm90(const SimArgs& a, verify::sim::Sm90Kernel kernel) {
   else if (a.mutate == "staging-restarts-per-tile") m.staging_restarts_per_tile = true;
   else if (a.mutate == "skip-tile") m.scheduler_skips_tile = true;
   else if (a.mutate == "repeat-tile") m.scheduler_repeats_tile = true;
-  else if (a.mutate == "no-exit-wait") c.exit = verify::sim::Sm90Exit::none;
+  else if (a.mutate == "no-exit-wait") c.exit = testing::sim::Sm90Exit::none;
   else if (!a.mutate.empty()) unknown_mutation(a.mutate, list);
-  const uint32_t stages = a.exhaustive ? 2 : verify::sim::sm90_kernel_stages(kernel);
-  const std::string title = std::string(verify::sim::to_string(kernel)) + " (" + std::to_string(c.cluster_m) +
+  const uint32_t stages = a.exhaustive ? 2 : testing::sim::sm90_kernel_stages(kernel);
+  const std::string title = std::string(testing::sim::to_string(kernel)) + " (" + std::to_string(c.cluster_m) +
                             "x1 cluster, " + std::to_string(stages) + " stages, exit by " +
-                            verify::sim::to_string(c.exit) + "): " + std::to_string(c.units_m) + "x" +
+                            testing::sim::to_string(c.exit) + "): " + std::to_string(c.units_m) + "x" +
                             std::to_string(c.units_n) + " work tiles x " + std::to_string(c.k_blocks) + " k-blocks, " +
                             std::to_string(c.store_boxes) + " store boxes" +
                             (c.deferred_epilogue ? ", deferred epilogue" : "") +
                             (a.mutate.empty() ? "" : ", mutation " + a.mutate);
   if (a.exhaustive) {
-    verify::sim::Sm90ScheduleSim<2> sim(c);
+    testing::sim::Sm90ScheduleSim<2> sim(c);
     return run_and_report(sim, a, title);
   }
   if (stages == 3) {
-    verify::sim::Sm90ScheduleSim<3> sim(c);
+    testing::sim::Sm90ScheduleSim<3> sim(c);
     return run_and_report(sim, a, title);
   }
-  verify::sim::Sm90ScheduleSim<4> sim(c);
+  testing::sim::Sm90ScheduleSim<4> sim(c);
   return run_and_report(sim, a, title);
 }
-#endif
 
 int run_sim(const SimArgs& a) {
   if (a.max_states < 1) throw std::invalid_argument("--max-states = " + std::to_string(a.max_states) + " must be >= 1");
   if (a.kernel == "synthetic") return run_synthetic(a);
-#ifdef GEMMSCOPE_SIM_KERNELS
-  using verify::sim::Sm90Kernel;
+  using testing::sim::Sm90Kernel;
   if (a.kernel == "sm100") return run_sm100(a);
   for (Sm90Kernel k : {Sm90Kernel::k06, Sm90Kernel::k07, Sm90Kernel::k08_static, Sm90Kernel::k08_dynamic,
                        Sm90Kernel::k09_static, Sm90Kernel::k09_dynamic})
-    if (a.kernel == verify::sim::to_string(k)) return run_sm90(a, k);
+    if (a.kernel == testing::sim::to_string(k)) return run_sm90(a, k);
   throw std::invalid_argument("--kernel = " + a.kernel +
                               " is not one of: synthetic, sm100, k06, k07, k08-static, k08-dynamic, k09-static, "
                               "k09-dynamic");
-#else
-  throw std::invalid_argument("--kernel = " + a.kernel + " is not available: built without the kernels' headers");
-#endif
 }
 
 const Registration reg{

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "gemmscope/shape_parse.hpp"
+#include "tune/shape_list.hpp"
 #include "tune/shape_set.hpp"
 
 namespace gemmscope::cli {

@@ -5,74 +5,20 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <map>
 #include <stdexcept>
 #include <tuple>
 
-#include "gemmscope/shown_text.hpp"
+#include "tune/text/csv.hpp"
+#include "tune/text/shown_text.hpp"
+#include "tune/text/text_file.hpp"
 
 namespace gemmscope::report {
 namespace {
 
 [[noreturn]] void refuse(const std::string& name, int line, const std::string& what) {
   throw std::invalid_argument(name + ": line " + std::to_string(line) + ": " + what);
-}
-
-struct Record {
-  std::vector<std::string> fields;
-  int line = 0;  // where the record starts
-};
-
-// RFC 4180 records. A quoted field may hold commas, doubled quotes and line breaks;
-// "\r\n" ends a record like "\n"; blank lines are skipped. A quote inside an unquoted
-// field, or text after a closing quote, is refused (a file bench did not write).
-std::vector<Record> records(std::string_view text, const std::string& name) {
-  std::vector<Record> out;
-  Record rec{{std::string()}, 1};
-  int line = 1, quote_line = 0;
-  bool in_quotes = false, was_quoted = false, any = false;
-  for (size_t i = 0; i < text.size(); ++i) {
-    const char c = text[i];
-    if (in_quotes) {
-      if (c == '"' && i + 1 < text.size() && text[i + 1] == '"') {
-        rec.fields.back() += '"';
-        ++i;
-      } else if (c == '"') {
-        in_quotes = false;
-        was_quoted = true;
-      } else {
-        if (c == '\n') ++line;
-        rec.fields.back() += c;
-      }
-      continue;
-    }
-    if (c == ',') {
-      rec.fields.emplace_back();
-      was_quoted = false;
-    } else if (c == '\n' || (c == '\r' && i + 1 < text.size() && text[i + 1] == '\n')) {
-      if (c == '\r') ++i;
-      // A blank line (nothing, not even a quoted empty field) is no record.
-      if (any || rec.fields.size() > 1) out.push_back(std::move(rec));
-      ++line;
-      rec = Record{{std::string()}, line};
-      was_quoted = false;
-      any = false;
-      continue;
-    } else if (c == '"') {
-      if (!rec.fields.back().empty() || was_quoted)
-        refuse(name, line, "a quote inside field " + std::to_string(rec.fields.size()) + " that did not start with one");
-      in_quotes = true;
-      quote_line = line;
-    } else {
-      if (was_quoted)
-        refuse(name, line, "text after the closing quote of field " + std::to_string(rec.fields.size()));
-      rec.fields.back() += c;
-    }
-    any = true;
-  }
-  if (in_quotes) refuse(name, quote_line, "a quoted field is not closed before the end of the file");
-  if (any || rec.fields.size() > 1) out.push_back(std::move(rec));
-  return out;
 }
 
 int64_t size_field(const std::string& name, int line, const char* column, const std::string& text) {
@@ -86,16 +32,16 @@ int64_t size_field(const std::string& name, int line, const char* column, const 
 
 // Bench writes a time with ostream's default form ("0.01464", "1.2e-05"); "nan",
 // "inf" or nothing where it measured none.
-bool median_field(const std::string& name, int line, const std::string& text, double& out) {
+bool time_field(const std::string& name, int line, const char* column, const std::string& text, double& out) {
   if (text.empty()) return false;  // strtod reads "nan" and "inf"; they are no time below
   errno = 0;
   char* end = nullptr;
   const double v = std::strtod(text.c_str(), &end);
   if (end != text.c_str() + text.size() || errno == ERANGE || text.find_first_of("xXpP") != std::string::npos ||
       std::isspace(static_cast<unsigned char>(text[0])))
-    refuse(name, line, "median_ms = '" + shown_text(text) + "' is not a number");
+    refuse(name, line, std::string(column) + " = '" + shown_text(text) + "' is not a number");
   if (!std::isfinite(v) || v == 0) return false;
-  if (v < 0) refuse(name, line, "median_ms = '" + shown_text(text) + "' must not be negative");
+  if (v < 0) refuse(name, line, std::string(column) + " = '" + shown_text(text) + "' must not be negative");
   out = v;
   return true;
 }
@@ -107,7 +53,7 @@ std::string shape_text(int64_t m, int64_t n, int64_t k) {
 }  // namespace
 
 BenchRun read_bench_csv(std::string_view text, const std::string& name) {
-  const std::vector<Record> recs = records(text, name);
+  const std::vector<CsvRecord> recs = read_csv_records(text, name);
   if (recs.empty()) throw std::invalid_argument(name + ": empty file: expected the CSV of `gemmscope bench --csv`");
   const std::vector<std::string>& header = recs[0].fields;
   auto column = [&](const char* col, bool required) -> int {
@@ -121,11 +67,11 @@ BenchRun read_bench_csv(std::string_view text, const std::string& name) {
   const int c_kernel = column("kernel", true), c_m = column("m", true), c_n = column("n", true),
             c_k = column("k", true), c_median = column("median_ms", true);
   const int c_label = column("label", false), c_commit = column("commit", false), c_gpu = column("gpu", false),
-            c_note = column("note", false);
+            c_note = column("note", false), c_min = column("min_ms", false);
   BenchRun run{name, {}};
   std::map<std::tuple<std::string, int64_t, int64_t, int64_t>, int> seen;
   for (size_t r = 1; r < recs.size(); ++r) {
-    const Record& rec = recs[r];
+    const CsvRecord& rec = recs[r];
     if (rec.fields.size() != header.size())
       refuse(name, rec.line,
              std::to_string(rec.fields.size()) + " fields where the header has " + std::to_string(header.size()));
@@ -137,7 +83,8 @@ BenchRun read_bench_csv(std::string_view text, const std::string& name) {
     row.m = size_field(name, rec.line, "m", field(c_m));
     row.n = size_field(name, rec.line, "n", field(c_n));
     row.k = size_field(name, rec.line, "k", field(c_k));
-    row.measured = median_field(name, rec.line, field(c_median), row.median_ms);
+    row.measured = time_field(name, rec.line, "median_ms", field(c_median), row.median_ms);
+    if (row.measured && c_min >= 0) time_field(name, rec.line, "min_ms", field(c_min), row.min_ms);
     row.label = field(c_label);
     row.commit = field(c_commit);
     row.gpu = field(c_gpu);
@@ -151,6 +98,17 @@ BenchRun read_bench_csv(std::string_view text, const std::string& name) {
     run.rows.push_back(std::move(row));
   }
   return run;
+}
+
+BenchRun load_bench_csv(const std::string& path, const std::string& name) {
+  constexpr size_t kMaxCsvBytes = size_t{64} << 20;  // a bench CSV is a few hundred lines
+  const TextFile file = read_text_file(path, kMaxCsvBytes);
+  const std::string shown = "bench CSV = " + shown_text(path);
+  if (file.error != 0)
+    throw std::invalid_argument(shown + (file.read_failed ? " cannot be read (" : " cannot be opened (") +
+                                std::strerror(file.error) + ")");
+  if (file.too_large) throw std::invalid_argument(shown + " is larger than 64 MiB");
+  return read_bench_csv(file.text, name);
 }
 
 Comparison compare_runs(const std::vector<BenchRun>& runs, const std::string& kernel, const std::string& reference,

@@ -1,8 +1,8 @@
 #pragma once
 // Bench runs side by side: the CSV files `gemmscope bench --csv` writes, read back and
-// compared, for the A/B calls of kernel work (old build against new, alternated in one
-// device call) and for issue 10's measure (geomean of the ratio to cuBLAS, and its
-// floor). Host-only; no GPU, no CUDA.
+// compared: two builds of a kernel against each other (their runs alternated on one
+// GPU), or a kernel against cuBLAS (the geomean of the ratio, and its floor).
+// Host-only; no GPU, no CUDA.
 //
 // A shape's ratio is the one bench reports: the reference kernel's median time over
 // the kernel's (> 1: the kernel is faster). It is recomputed here from the two
@@ -19,6 +19,7 @@ struct BenchCsvRow {
   std::string kernel, label, commit, gpu, note;
   int64_t m = 0, n = 0, k = 0;
   double median_ms = 0;   // > 0 and finite where measured
+  double min_ms = 0;      // the fastest launch, where the file has the column (else 0)
   bool measured = false;  // false: bench wrote no time (a refusal, an error: see note)
   int line = 0;           // 1-based line of the file (the header is line 1)
 };
@@ -29,13 +30,18 @@ struct BenchRun {
 };
 
 // Parses one bench CSV (RFC 4180: quoted fields may hold commas, quotes, line breaks).
-// Needs the columns kernel, m, n, k and median_ms; reads label, commit, gpu and note
-// where present. Throws std::invalid_argument starting with `name`, naming the line,
+// Needs the columns kernel, m, n, k and median_ms; reads label, commit, gpu, note and
+// min_ms where present. Throws std::invalid_argument starting with `name`, naming the line,
 // the column and the value: a missing column, a row with another field count than the
 // header, an unterminated quote, a size that is not a whole number from 1 to 2^31 - 1,
 // a median that is not a number, a (kernel, shape) given twice. An empty, "nan" or
 // "inf" median, or one of 0, is a row without a time (measured = false), not an error.
 BenchRun read_bench_csv(std::string_view text, const std::string& name);
+
+// Reads the file at `path` (at most 64 MiB) and parses it as read_bench_csv does.
+// Throws std::invalid_argument "bench CSV = <path> cannot be opened (<strerror>)",
+// "... cannot be read (...)", "... is larger than 64 MiB", or read_bench_csv's.
+BenchRun load_bench_csv(const std::string& path, const std::string& name);
 
 struct RunSummary {
   std::string name, commit, gpu;  // commit and gpu: the kernel rows' (first row's)

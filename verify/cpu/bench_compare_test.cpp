@@ -15,7 +15,7 @@
 #include "report/bench_compare.hpp"
 
 #ifdef GEMMSCOPE_HAVE_BENCH_REPORT
-#include "harness/bench_report.hpp"
+#include "bench/bench_report.hpp"
 #endif
 
 namespace {

@@ -1,4 +1,4 @@
-// The bench report's writers (kernels/harness/bench_report.cpp) against readers
+// The bench report's writers (tools/bench/bench_report.cpp) against readers
 // written independently: nlohmann's JSON parser, the ladder chart's reader, and a
 // small RFC 4180 CSV reader here. Strings with quotes, commas, control characters
 // and bytes that are not UTF-8 must come back, and a non-finite timing must not
@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "harness/bench_report.hpp"
+#include "bench/bench_report.hpp"
 #if __has_include("report/ladder_chart.hpp")
 #include "report/ladder_chart.hpp"
 #define GEMMSCOPE_HAVE_LADDER_CHART 1

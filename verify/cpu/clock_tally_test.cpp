@@ -1,9 +1,9 @@
-// bench --clocks' reduction of NVML samples (kernels/harness/clock_tally.hpp), plain
+// bench --clocks' reduction of NVML samples (tools/bench/clock_tally.hpp), plain
 // C++: the reason bits and the peak arithmetic against NVIDIA's published figures.
 // Runs in both CPU builds (with and without the kernels).
 #include <gtest/gtest.h>
 
-#include "harness/clock_tally.hpp"
+#include "bench/clock_tally.hpp"
 
 namespace gemmscope::harness {
 namespace {

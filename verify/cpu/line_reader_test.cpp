@@ -1,4 +1,4 @@
-// tune::LineReader (kernels/tune/line_reader.hpp): lines split across writes, a last
+// LineReader (kernels/tune/text/line_reader.hpp): lines split across writes, a last
 // line without '\n', EOF, and the bounded wait `tune` uses to catch a hung worker.
 #include <gtest/gtest.h>
 #include <unistd.h>
@@ -6,9 +6,9 @@
 #include <chrono>
 #include <string>
 
-#include "tune/line_reader.hpp"
+#include "tune/text/line_reader.hpp"
 
-using gemmscope::tune::LineReader;
+using gemmscope::LineReader;
 
 namespace {
 

@@ -1,4 +1,4 @@
-// The GEMM shape list of `gemmscope check/bench --shapes` (gemmscope/shape_parse.hpp).
+// The GEMM shape list of `gemmscope check/bench --shapes` (tune/shape_list.hpp).
 // Expected values are hand-written examples and, for the properties, lists printed
 // with std::to_string (the inverse of parsing, written independently).
 #include <gtest/gtest.h>
@@ -11,7 +11,7 @@
 #include <vector>
 
 // Header-only and CUDA-free; the CPU suite is also built without the kernels.
-#include "../../kernels/include/gemmscope/shape_parse.hpp"
+#include "tune/shape_list.hpp"
 
 using gemmscope::parse_shape_list;
 using gemmscope::ParsedShape;

@@ -1,5 +1,5 @@
 // The Blackwell kernel's own schedule code run by the pipeline simulator
-// (verify/sim/sm100_binding.hpp): random interleavings of random configurations,
+// (gemmscope/testing/sm100_binding.hpp): random interleavings of random configurations,
 // exhaustive search of small ones (the kernel's PipelineState instantiated with two
 // stages), every injected mutation caught, and tile coverage of the grouped order
 // and of the cluster-launch-control walk.
@@ -11,16 +11,16 @@
 #include <utility>
 
 #if __has_include("common/sm100_schedule.hpp")
-#include "sim/sm100_binding.hpp"
+#include "gemmscope/testing/sm100_binding.hpp"
 
 namespace {
 using namespace gemmscope;
 using model::sim::ExploreResult;
 using model::sim::SimResult;
 using model::sim::Violation;
-using verify::sim::Sm100Mutations;
-using verify::sim::Sm100ScheduleSim;
-using verify::sim::Sm100SimConfig;
+using gemmscope::testing::sim::Sm100Mutations;
+using gemmscope::testing::sim::Sm100ScheduleSim;
+using gemmscope::testing::sim::Sm100SimConfig;
 
 Sm100SimConfig config_of(uint32_t tiles_m, uint32_t tiles_n, uint32_t k_blocks, uint32_t clusters, bool lockstep) {
   Sm100SimConfig c;

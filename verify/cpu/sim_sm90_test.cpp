@@ -1,5 +1,5 @@
 // The Hopper ladder's k06-k09 schedules run by the pipeline simulator
-// (verify/sim/sm90_binding.hpp) on the kernels' own pipeline state, schedulers,
+// (gemmscope/testing/sm90_binding.hpp) on the kernels' own pipeline state, schedulers,
 // tile orders and multicast masks: random interleavings of random configurations,
 // exhaustive search of small ones, every injected mutation caught, and tile
 // coverage of the static, dynamic and grouped zig-zag schedules.
@@ -13,18 +13,18 @@
 #include <vector>
 
 #if __has_include("common/sm90_scheduler.hpp")
-#include "sim/sm90_binding.hpp"
+#include "gemmscope/testing/sm90_binding.hpp"
 
 namespace {
 using namespace gemmscope;
 using model::sim::ExploreResult;
 using model::sim::SimResult;
 using model::sim::Violation;
-using verify::sim::Sm90Exit;
-using verify::sim::Sm90Kernel;
-using verify::sim::Sm90Mutations;
-using verify::sim::Sm90ScheduleSim;
-using verify::sim::Sm90SimConfig;
+using gemmscope::testing::sim::Sm90Exit;
+using gemmscope::testing::sim::Sm90Kernel;
+using gemmscope::testing::sim::Sm90Mutations;
+using gemmscope::testing::sim::Sm90ScheduleSim;
+using gemmscope::testing::sim::Sm90SimConfig;
 
 const Sm90Kernel kKernels[] = {Sm90Kernel::k06,        Sm90Kernel::k07,        Sm90Kernel::k08_static,
                                Sm90Kernel::k08_dynamic, Sm90Kernel::k09_static, Sm90Kernel::k09_dynamic};

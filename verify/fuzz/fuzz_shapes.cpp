@@ -1,5 +1,5 @@
 // libFuzzer target: the GEMM shape list of `gemmscope check/bench --shapes`
-// (gemmscope::parse_shape_list, kernels/include/gemmscope/shape_parse.hpp).
+// (gemmscope::parse_shape_list, kernels/tune/shape_list.hpp).
 //
 // Findings: a sanitizer report, an exception other than std::invalid_argument, or a
 // broken law, checked against a second reading written differently:
@@ -16,7 +16,7 @@
 #include <string_view>
 #include <vector>
 
-#include "gemmscope/shape_parse.hpp"
+#include "tune/shape_list.hpp"
 
 namespace {
 

@@ -14,8 +14,8 @@
 #include <string>
 #include <thread>
 
-#include "harness/clock_sampler.hpp"
-#include "harness/harness.hpp"
+#include "bench/clock_sampler.hpp"
+#include "bench/harness.hpp"
 
 namespace gemmscope::harness {
 namespace {

@@ -11,7 +11,8 @@
 #include <algorithm>
 #include <cctype>
 
-#include "harness/harness.hpp"
+#include "bench/harness.hpp"
+#include "gemmscope/kernel_registry.hpp"
 #include "gemmscope/tuned.hpp"
 #include "tune/cache.hpp"
 #include "tune/config.hpp"
@@ -290,6 +291,28 @@ TEST(GemmDiff, NonFinitePropagates) {
         EXPECT_EQ(!std::isfinite(v), touched) << k.name << " C(" << i << "," << j << ") = " << v;
         if (HasFailure()) return;
       }
+  }
+}
+
+// The registry's other names, as bench and check run them: cuBLAS holds the same
+// reference; sm100 runs on a Blackwell GPU only and is refused by name elsewhere.
+TEST(GemmDiff, CublasAndSm100ThroughTheRegistry) {
+  REQUIRE_GPU();
+  for (const GemmShape& s : {GemmShape{129, 257, 72}, GemmShape{512, 4096, 1024}}) {
+    const HostProblem p = HostProblem::random(s, 5);
+    const auto ref = harness::reference_gemm(p);
+    const auto r = harness::run_case("cublas", p, ref);
+    ASSERT_TRUE(r.ran) << r.refusal;
+    EXPECT_TRUE(r.cmp.ok) << "cublas " << s.m << "x" << s.n << "x" << s.k << ": " << r.cmp.summary();
+    int major = 0;
+    check_cuda(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, 0), "compute capability");
+    const auto b = harness::run_case("sm100", p, ref);
+    if (major == 10) {
+      if (b.ran) EXPECT_TRUE(b.cmp.ok) << b.cmp.summary();  // N = 257 is refused by its rules
+    } else {
+      EXPECT_FALSE(b.ran);
+      EXPECT_TRUE(b.refusal.starts_with("needs an sm_100 GPU (compute capability 10.0); this GPU is ")) << b.refusal;
+    }
   }
 }
 

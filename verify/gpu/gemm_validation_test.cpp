@@ -1,6 +1,7 @@
 // gemmscope::gemm refuses bad problems before any CUDA call: sizes, null and
 // misaligned pointers, C aliasing an input, unknown kernel names, TMA's rules, and
-// "auto" falls back to a kernel that can run the shape. No GPU is needed: the
+// "auto" falls back to a kernel that can run the shape. The kernel registry resolves
+// every name and nothing else. No GPU is needed: the
 // pointers are made-up addresses that are compared, never dereferenced. (It lives in
 // verify/gpu/ only because it links the kernels library, which needs the toolkit.)
 // Expected messages are the ones docs/input-validation.md documents; overlap and
@@ -11,6 +12,7 @@
 #include <string>
 
 #include "gemmscope/gemm.hpp"
+#include "gemmscope/kernel_registry.hpp"
 
 namespace gemmscope {
 namespace {
@@ -74,13 +76,47 @@ TEST(GemmValidation, OutputMustNotAliasAnInput) {
 }
 
 TEST(GemmValidation, UnknownKernelNames) {
-  for (const std::string name : {"k99", "", "K01", "k01 ", "cublas"}) {
+  for (const std::string name : {"k99", "", "K01", "k01 ", "cuBLAS", "sm90", "k10 "}) {
     const std::string why = refusal({64, 64, 64}, kApart, name);
     const std::string expected = "kernel '" + name + "' is unknown; known kernels: k01, ";
     EXPECT_EQ(why.substr(0, expected.size()), expected) << name;
     EXPECT_NE(why.find(", k10, auto, k10:<configuration>"), std::string::npos) << why;
+    EXPECT_EQ(why.substr(why.size() - 15), ", cublas, sm100") << why;
   }
-  for (const auto& k : sm90_kernels()) EXPECT_EQ(&find_kernel(k.name), &k);
+  // Bytes a terminal would not show are shown as \xHH.
+  EXPECT_TRUE(refusal({64, 64, 64}, kApart, std::string("k0\x01")).starts_with("kernel 'k0\\x01' is unknown;"));
+  // A malformed or uncompiled configuration: the configuration's own message.
+  EXPECT_TRUE(refusal({64, 64, 64}, kApart, "k10:junk").starts_with("configuration 'junk': expected 7 fields"));
+}
+
+// Every name the registry lists resolves, to a kernel of that name; nothing touches the GPU.
+TEST(GemmValidation, RegistryResolvesEveryName) {
+  std::vector<std::string> names;
+  for (const auto& k : sm90_kernels()) names.push_back(k.name);
+  for (const char* other : {"auto", "cublas", "sm100", "k10:128x256x64.s4.wg2.c2x1.static.g0.sk1"})
+    names.push_back(other);
+  for (const std::string& name : names) {
+    const RunnableKernel k = resolve_kernel(name);
+    EXPECT_EQ(k.name, name);
+    EXPECT_TRUE(k.can_implement && k.prepare && k.launch && k.dispatch) << name;
+    if (name.find(':') == std::string::npos)
+      EXPECT_NE(known_kernel_names().find(name), std::string::npos) << name;
+    // validate_problem's rules come first, for every kernel.
+    EXPECT_EQ(k.can_implement({0, 64, 64}, kApart), "M = 0 must be at least 1") << name;
+  }
+  EXPECT_EQ(resolve_kernel("cublas").can_implement({64, 64, 60}, kApart), "");  // cuBLAS takes any K
+}
+
+// sm100 goes through the registry like the others and refuses any GPU but compute
+// capability 10.0 by name: here (no GPU, or a Hopper GPU) it is refused before launch.
+TEST(GemmValidation, Sm100NeedsABlackwellGpu) {
+  int major = 0;
+  if (cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, 0) == cudaSuccess && major == 10)
+    GTEST_SKIP() << "a Blackwell GPU: sm100 runs here";
+  cudaGetLastError();
+  const std::string why = resolve_kernel("sm100").can_implement({256, 256, 64}, kApart);
+  EXPECT_TRUE(why.starts_with("needs an sm_100 GPU (compute capability 10.0); ")) << why;
+  EXPECT_TRUE(refusal({256, 256, 64}, kApart, "sm100").starts_with("sm100: needs an sm_100 GPU")) << why;
 }
 
 // TMA global strides are multiples of 16 bytes: K % 8 != 0 rules out every TMA kernel.

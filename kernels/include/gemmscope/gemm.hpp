@@ -29,34 +29,18 @@ class GemmError : public std::invalid_argument {
   using std::invalid_argument::invalid_argument;
 };
 
-// One kernel of the ladder.
-struct KernelInfo {
-  std::string name;         // "k01", "k02", ...
-  std::string file;         // "kernels/sm90/k01_naive.cu"
-  std::string idea;         // one line: what this step adds
-  // Empty when the kernel can run this problem; else why not (value and rule).
-  std::string (*can_implement)(const GemmShape&, const GemmOperands&);
-  void (*launch)(const GemmShape&, const GemmOperands&, cudaStream_t);
-};
-
-// The Hopper ladder in order.
-const std::vector<KernelInfo>& sm90_kernels();
-// Throws GemmError listing the known names.
-const KernelInfo& find_kernel(const std::string& name);
-
 // Checks common to every kernel (sizes >= 1, non-null pointers, C not overlapping
 // A or B); empty when fine.
 std::string validate_problem(const GemmShape& shape, const GemmOperands& ops);
 
-// Runs the product with `kernel` ("auto": the autotuned k10 where it can implement
-// the shape, with the configuration from the tuning cache or the heuristic
+// Runs the product with `kernel`, any name of the kernel registry
+// (gemmscope/kernel_registry.hpp): "auto" (the default) is the autotuned k10 where it
+// can run the shape, with the configuration from the tuning cache or the heuristic
 // (gemmscope/tuned.hpp), falling back down the ladder where TMA's alignment rules
-// forbid it; "k10:<configuration>": one configuration of the tunable kernel). Throws GemmError on refused input; launch errors as std::runtime_error.
+// forbid it. Throws GemmError for an unknown name or a refused input (the message
+// names the value and the rule); launch errors as std::runtime_error.
 void gemm(const GemmShape& shape, const GemmOperands& ops, cudaStream_t stream = nullptr,
           const std::string& kernel = "auto");
-
-// Which kernel "auto" picks for this problem.
-const KernelInfo& select_kernel(const GemmShape& shape, const GemmOperands& ops);
 
 // Throws std::runtime_error with the CUDA error string and the call site.
 void check_cuda(cudaError_t err, const char* what);

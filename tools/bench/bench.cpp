@@ -1,5 +1,6 @@
-// gemmscope bench: the ladder and cuBLASLt interleaved in one process, on the
-// same rotating input buffers (together larger than L2), median of CUDA events.
+// gemmscope bench: kernels of the registry (the ladder, auto, cuBLASLt, ...)
+// interleaved in one process, on the same rotating input buffers (together larger
+// than L2), median of CUDA events.
 #include <cublasLt.h>
 
 #include <algorithm>
@@ -9,15 +10,14 @@
 #include <ctime>
 #include <memory>
 #include <numeric>
+#include <optional>
 #include <sstream>
 
 #include "gemmscope/generated/git_commit.hpp"  // GEMMSCOPE_GIT_COMMIT, written at every build
-#include "gemmscope/sm100.hpp"
+#include "bench/clock_sampler.hpp"
+#include "bench/harness.hpp"
+#include "gemmscope/kernel_registry.hpp"
 #include "gemmscope/tuned.hpp"
-#include "harness/clock_sampler.hpp"
-#include "harness/cublas.hpp"
-#include "harness/harness.hpp"
-#include "sm90/ladder.hpp"
 
 namespace gemmscope::harness {
 namespace {
@@ -98,7 +98,18 @@ BenchReport run_bench(const BenchOptions& opt) {
                    sampler->why_unavailable().c_str());
   }
 
-  Cublas cublas;
+  // Every name resolved once; an unknown one becomes the note of its rows.
+  std::vector<std::optional<RunnableKernel>> kernels;
+  std::vector<std::string> unknown;
+  for (const std::string& name : opt.kernels) {
+    try {
+      kernels.emplace_back(resolve_kernel(name));
+      unknown.emplace_back();
+    } catch (const GemmError& err) {
+      kernels.emplace_back();
+      unknown.emplace_back(err.what());
+    }
+  }
   cudaStream_t stream;
   check_cuda(cudaStreamCreate(&stream), "stream");
   BatchTimer timer;
@@ -117,7 +128,6 @@ BenchReport run_bench(const BenchOptions& opt) {
       check_cuda(cudaMemcpy(bset.a, p.a.data(), p.a.size() * 2, cudaMemcpyHostToDevice), "bench upload A");
       check_cuda(cudaMemcpy(bset.b, p.b.data(), p.b.size() * 2, cudaMemcpyHostToDevice), "bench upload B");
     }
-    cublas.prepare(s);
 
     struct Entry {
       std::string name;
@@ -129,54 +139,26 @@ BenchReport run_bench(const BenchOptions& opt) {
       ClockTally clock;        // bench --clocks: samples during the timed (not warm-up) batches
     };
     std::vector<Entry> entries;
-    for (const std::string& name : opt.kernels) {
-      Entry e{name, {}, {}, {}, {}};
-      if (name == "cublas") {
-        e.run = [&](const GemmOperands& ops) { cublas.run(ops, stream); };
-      } else if (name == "sm100") {
-        // The Blackwell kernel refuses any GPU but compute capability 10.0 with a
-        // message that becomes this row's note ("this kernel needs compute capability 10.0; found 9.0").
-        e.note = sm100::can_implement(static_cast<int>(s.m), static_cast<int>(s.n), static_cast<int>(s.k), bufs[0].a,
-                                      bufs[0].b, bufs[0].c);
-        e.run = [&s, &stream](const GemmOperands& ops) {
-          sm100::launch_gemm(ops.a, ops.b, ops.c, static_cast<int>(s.m), static_cast<int>(s.n), static_cast<int>(s.k),
-                             stream);
-        };
-      } else if (name == "auto") {
-        // What gemmscope::gemm runs by default: k10 with the tuning cache's or the
-        // heuristic's configuration, else the ladder's fallback.
-        const GemmOperands probe{bufs[0].a, bufs[0].b, bufs[0].c};
+    const GemmOperands probe{bufs[0].a, bufs[0].b, bufs[0].c};
+    for (size_t i = 0; i < opt.kernels.size(); ++i) {
+      Entry e{opt.kernels[i], {}, {}, {}, {}};
+      const std::optional<RunnableKernel>& k = kernels[i];
+      if (!k) {
+        e.note = unknown[i];
+      } else {
+        // A refusal becomes the row's note (sm100 on another GPU: "needs an sm_100 GPU
+        // (compute capability 10.0); this GPU is 9.0").
         try {
-          const KernelInfo& k = select_kernel(s, probe);
-          e.detail = k.name;
-          if (k.name == "k10") {
-            const TunedChoice c = choose(s);
-            e.detail = "k10:" + tune::to_string(c.config) + " (" + c.source + ")";
+          e.note = k->can_implement(s, probe);
+          if (e.note.empty()) {
+            const std::string runs = k->dispatch(s, probe);
+            if (runs != k->name) e.detail = runs;  // what auto and k10 run for this shape
+            k->prepare(s, stream);
           }
         } catch (const std::exception& err) {
           e.note = err.what();
         }
-        e.run = [&s, &stream](const GemmOperands& ops) { gemm(s, ops, stream, "auto"); };
-      } else if (name.rfind("k10:", 0) == 0) {
-        const GemmOperands probe{bufs[0].a, bufs[0].b, bufs[0].c};
-        try {
-          e.note = sm90::k10::can_implement(tune::parse_config(name.substr(4)), s, probe);
-        } catch (const std::exception& err) {
-          e.note = err.what();
-        }
-        e.run = [&s, &stream, cfg = name.substr(4)](const GemmOperands& ops) { gemm_config(cfg, s, ops, stream); };
-      } else {
-        const KernelInfo* info = nullptr;
-        try {
-          info = &find_kernel(name);
-        } catch (const GemmError& err) {
-          e.note = err.what();
-        }
-        if (info) {
-          const GemmOperands probe{bufs[0].a, bufs[0].b, bufs[0].c};
-          e.note = info->can_implement(s, probe);
-          e.run = [info, &s, &stream](const GemmOperands& ops) { info->launch(s, ops, stream); };
-        }
+        e.run = [&k = *k, &s, &stream](const GemmOperands& ops) { k.launch(s, ops, stream); };
       }
       entries.push_back(std::move(e));
     }

@@ -2,7 +2,7 @@
 // How an error message shows text the user gave (a shape, a configuration, a file
 // path): as typed, bytes outside printable ASCII as \xHH (a NUL would cut the
 // message), at most 64 characters then "...". Header-only and CUDA-free, for the
-// shape parser, the tuning code and the fuzzers alike.
+// shape parser, the tuning code, the command line and the fuzzers alike.
 #include <string>
 #include <string_view>
 

@@ -1,4 +1,4 @@
-#include "harness/clock_sampler.hpp"
+#include "bench/clock_sampler.hpp"
 
 #include <cuda_runtime.h>
 #include <dlfcn.h>

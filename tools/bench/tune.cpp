@@ -1,11 +1,11 @@
-// gemmscope tune (harness/tune.hpp): the parent process orchestrates and keeps the
+// gemmscope tune (bench/tune.hpp): the parent process orchestrates and keeps the
 // cache; a forked child per shape does all the CUDA work and reports line by line
 // through a pipe:
 //   env <gpu> <cuda> <driver> <sms>     run <config>           (before each launch)
 //   ok <config> <median_ms>            fail <config> <reason>
 //   cublas <median_ms>                 nogpu <why>
 // Fields are tab-separated; reasons have tabs and newlines replaced.
-#include "harness/tune.hpp"
+#include "bench/tune.hpp"
 
 #include <sys/wait.h>
 #include <unistd.h>
@@ -24,13 +24,13 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "bench/harness.hpp"
+#include "gemmscope/kernel_registry.hpp"
 #include "gemmscope/tuned.hpp"
-#include "harness/cublas.hpp"
-#include "harness/harness.hpp"
 #include "sm90/ladder.hpp"
 #include "tune/cache.hpp"
 #include "tune/config.hpp"
-#include "tune/line_reader.hpp"
+#include "tune/text/line_reader.hpp"
 
 namespace gemmscope::harness {
 namespace {
@@ -180,8 +180,8 @@ int tune_child(const tune::NamedShape& ns, const std::set<std::string>& excluded
   }
   cudaStream_t stream;
   check_cuda(cudaStreamCreate(&stream), "stream");
-  Cublas cublas;
-  cublas.prepare(s);
+  const RunnableKernel cublas = resolve_kernel("cublas");
+  cublas.prepare(s, stream);
 
   // 1. Correctness on set 0 (C poisoned with NaN first).
   struct Candidate {
@@ -241,7 +241,7 @@ int tune_child(const tune::NamedShape& ns, const std::set<std::string>& excluded
     times.assign(which.size(), {});
     for (int round = 0; round < untimed + timed; ++round) {
       const bool keep = round >= untimed;
-      time_batch(launches, [&](const GemmOperands& o) { cublas.run(o, stream); }, keep ? &cublas_sink : nullptr);
+      time_batch(launches, [&](const GemmOperands& o) { cublas.launch(s, o, stream); }, keep ? &cublas_sink : nullptr);
       for (size_t j = 0; j < which.size(); ++j) {
         const size_t i = which[j];
         if (dropped[i]) continue;
@@ -354,14 +354,14 @@ void run_tune(const TuneOptions& opt, tune::TuneCache cache) {
         _exit(code);
       }
       close(fds[1]);
-      tune::LineReader in(fds[0]);
+      LineReader in(fds[0]);
       std::string running, fatal, l;
       int runs_seen = 0;
       bool hung = false;
       for (;;) {
         const auto got = in.next(l, opt.hang_seconds > 0 ? opt.hang_seconds * 1000 : -1);
-        if (got == tune::LineReader::Status::eof) break;
-        if (got == tune::LineReader::Status::timeout) {
+        if (got == LineReader::Status::eof) break;
+        if (got == LineReader::Status::timeout) {
           // Silent for too long: a kernel that never finishes. Kill the worker; the
           // configuration it was running is recorded and the shape retried without it.
           hung = true;

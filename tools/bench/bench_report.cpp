@@ -1,4 +1,4 @@
-#include "harness/bench_report.hpp"
+#include "bench/bench_report.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -6,7 +6,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "gemmscope/csv_field.hpp"
+#include "tune/text/csv.hpp"
 
 namespace gemmscope::harness {
 

@@ -74,7 +74,7 @@
 #include "gemmscope/model/error.hpp"
 #include "gemmscope/model/pipeline_sim.hpp"
 
-namespace gemmscope::verify::sim {
+namespace gemmscope::testing::sim {
 
 enum class Sm90Kernel { k06, k07, k08_static, k08_dynamic, k09_static, k09_dynamic };
 inline const char* to_string(Sm90Kernel k) {
@@ -711,4 +711,4 @@ class Sm90ScheduleSim : public model::sim::PipelineSim {
   std::vector<Role> roles_;
 };
 
-}  // namespace gemmscope::verify::sim
+}  // namespace gemmscope::testing::sim

@@ -5,7 +5,7 @@
 // POSIX only (poll, read); no CUDA.
 #include <string>
 
-namespace gemmscope::tune {
+namespace gemmscope {
 
 class LineReader {
  public:
@@ -22,4 +22,4 @@ class LineReader {
   bool eof_ = false;
 };
 
-}  // namespace gemmscope::tune
+}  // namespace gemmscope

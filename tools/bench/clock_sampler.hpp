@@ -9,7 +9,7 @@
 #include <string>
 #include <thread>
 
-#include "harness/clock_tally.hpp"
+#include "bench/clock_tally.hpp"
 
 namespace gemmscope::harness {
 

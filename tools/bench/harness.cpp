@@ -1,7 +1,7 @@
-#include "harness/harness.hpp"
+#include "bench/harness.hpp"
 
-#include "gemmscope/shape_parse.hpp"
-#include "sm90/ladder.hpp"
+#include "gemmscope/kernel_registry.hpp"
+#include "tune/shape_list.hpp"
 
 #include <Eigen/Dense>
 
@@ -151,28 +151,20 @@ std::vector<float> BatchTimer::time(cudaStream_t stream, int launches, const std
 }
 
 CaseResult run_case(const std::string& kernel, const HostProblem& p, const Reference& ref) {
+  const RunnableKernel k = resolve_kernel(kernel);
   CaseResult r;
   r.shape = p.shape;
   r.kernel = kernel;
   DeviceProblem d(p);
-  r.refusal = validate_problem(p.shape, d.operands());
-  // "k10:<configuration>": one configuration of the tunable kernel.
-  const bool config = kernel.rfind("k10:", 0) == 0;
-  tune::KernelConfig cfg;
-  if (config) cfg = tune::parse_config(kernel.substr(4));
-  static const KernelInfo none{};
-  const KernelInfo& info =
-      config ? none : kernel == "auto" ? select_kernel(p.shape, d.operands()) : find_kernel(kernel);
-  if (r.refusal.empty())
-    r.refusal = config ? sm90::k10::can_implement(cfg, p.shape, d.operands()) : info.can_implement(p.shape, d.operands());
+  r.refusal = k.can_implement(p.shape, d.operands());
   if (!r.refusal.empty()) return r;
+  k.prepare(p.shape, nullptr);
   d.poison_c();
   cudaEvent_t start, stop;
   check_cuda(cudaEventCreate(&start), "event");
   check_cuda(cudaEventCreate(&stop), "event");
   check_cuda(cudaEventRecord(start), "event record");
-  if (config) sm90::k10::launch(cfg, p.shape, d.operands(), nullptr);
-  else info.launch(p.shape, d.operands(), nullptr);
+  k.launch(p.shape, d.operands(), nullptr);
   check_cuda(cudaEventRecord(stop), "event record");
   check_cuda(cudaDeviceSynchronize(), ("kernel " + kernel + " execution").c_str());
   float ms = 0;

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "gemmscope/gemm.hpp"
-#include "harness/bench_report.hpp"
+#include "bench/bench_report.hpp"
 
 namespace gemmscope::harness {
 
@@ -59,11 +59,12 @@ class DeviceProblem {
   bf16 *a_ = nullptr, *b_ = nullptr, *c_ = nullptr;
 };
 
-// Runs `kernel` on a fresh random problem and checks it against the reference.
+// Runs `kernel` (any name of the kernel registry) on a fresh random problem and
+// checks it against the reference. Throws GemmError for an unknown name.
 struct CaseResult {
   GemmShape shape;
   std::string kernel;
-  bool ran = false;       // false when can_implement refused (refusal holds why)
+  bool ran = false;       // false when the kernel refused the problem (refusal holds why)
   std::string refusal;
   Comparison cmp;
   double gpu_ms = 0;
@@ -72,7 +73,7 @@ CaseResult run_case(const std::string& kernel, const HostProblem& p, const Refer
 
 // ---- benchmark -----------------------------------------------------------
 struct BenchOptions {
-  std::vector<std::string> kernels;  // ladder names and "cublas"
+  std::vector<std::string> kernels;  // names of the kernel registry (gemmscope/kernel_registry.hpp)
   std::vector<GemmShape> shapes;
   std::vector<std::string> labels;   // optional, one per shape ("llama3-8b/qkv" from a shape set)
   int warmup = 5;

@@ -1,12 +1,12 @@
-// tune/line_reader.hpp.
-#include "tune/line_reader.hpp"
+// tune/text/line_reader.hpp.
+#include "tune/text/line_reader.hpp"
 
 #include <poll.h>
 #include <unistd.h>
 
 #include <cerrno>
 
-namespace gemmscope::tune {
+namespace gemmscope {
 
 LineReader::Status LineReader::next(std::string& line, int timeout_ms) {
   for (;;) {
@@ -37,4 +37,4 @@ LineReader::Status LineReader::next(std::string& line, int timeout_ms) {
   }
 }
 
-}  // namespace gemmscope::tune
+}  // namespace gemmscope

@@ -11,7 +11,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "harness/harness.hpp"
+#include "bench/harness.hpp"
 
 namespace gemmscope::harness {
 namespace {

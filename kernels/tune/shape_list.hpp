@@ -1,14 +1,15 @@
 #pragma once
 // The GEMM shape list of the command line ("4096x4096x4096,512x8192x5376"), parsed
 // without CUDA so that the CPU tests and the libFuzzer target (verify/fuzz/) can
-// reach it. harness::parse_shapes wraps it and turns the sizes into GemmShape.
+// reach it; shape_set.hpp reads the shape-set files. harness::parse_shapes
+// (tools/bench/) wraps it and turns the sizes into GemmShape.
 #include <cstdint>
 #include <stdexcept>
 #include <string>
 #include <string_view>
 #include <vector>
 
-#include "shown_text.hpp"  // sibling header: users include this file by path too
+#include "tune/text/shown_text.hpp"
 
 namespace gemmscope {
 

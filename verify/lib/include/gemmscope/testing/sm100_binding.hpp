@@ -31,7 +31,7 @@
 #include "gemmscope/model/pipeline_sim.hpp"
 #include "gemmscope/model/tmem.hpp"
 
-namespace gemmscope::verify::sim {
+namespace gemmscope::testing::sim {
 
 // Mutations injected through the binding (the kernel's code stays as it is).
 struct Sm100Mutations {
@@ -589,4 +589,4 @@ class Sm100ScheduleSim : public model::sim::PipelineSim {
   std::vector<Role> roles_;
 };
 
-}  // namespace gemmscope::verify::sim
+}  // namespace gemmscope::testing::sim

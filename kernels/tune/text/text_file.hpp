@@ -1,8 +1,8 @@
 #pragma once
 // Reading a whole (small) text file with the errno of a failure kept, for the
 // messages of every file the user names: the tuning cache and shape sets
-// (gemmscope::tune) and the bench CSVs of `gemmscope compare`. Header-only and
-// CUDA-free, like shown_text.hpp, so host-only tools use it without the tuning library.
+// (gemmscope::tune), the bench CSVs of `gemmscope compare` and `gemmscope tune merge`.
+// Header-only and CUDA-free.
 #include <cerrno>
 #include <cstddef>
 #include <string>
