@@ -387,6 +387,58 @@ TEST_F(CliErrors, CompareBenchFiles) {
 #endif
 }
 
+// gemmscope tune merge (host-only, in every build): missing and corrupt caches, an
+// output that exists (left as it was), runs for one side only; then a merge that
+// adds a shape, written to a new file that reads back as a cache.
+TEST_F(CliErrors, TuneMerge) {
+  const std::string dir = testing::TempDir() + "/tune_merge";
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  auto cache = [](const std::string& entries) {
+    return "{\"format\": \"gemmscope-tune-cache\", \"version\": 1, \"entries\": [" + entries +
+           "], \"failures\": []}";
+  };
+  auto entry = [](int size, const std::string& config) {
+    const std::string s = std::to_string(size);
+    return "{\"gpu\": \"G\", \"cuda\": \"13.0\", \"driver\": \"D\", \"kernel_version\": 7, \"m\": " + s +
+           ", \"n\": " + s + ", \"k\": " + s + ", \"config\": \"" + config +
+           "\", \"median_ms\": 1, \"cublas_ms\": 1, \"candidates\": 9, \"date\": \"x\"}";
+  };
+  const std::string kept = dir + "/kept.json", tuned = dir + "/tuned.json", out = dir + "/out.json";
+  std::ofstream(kept) << cache(entry(100, "a"));
+  std::ofstream(tuned) << cache(entry(100, "b") + ", " + entry(200, "c"));
+  std::ofstream(dir + "/bad.json") << "{\"format\":\"x\"}";
+  std::ofstream(dir + "/exists.json") << "keep";
+  std::ofstream(dir + "/run.csv") << "kernel,m,n,k,median_ms,min_ms\nauto,100,100,100,1,1\ncublas,100,100,100,1,1\n";
+  expect_refused({{"tune", "merge", dir + "/none.json", tuned, "-o", out},
+                  "gemmscope: kept cache = " + dir + "/none.json does not exist"});
+  expect_refused({{"tune", "merge", kept, dir + "/bad.json", "-o", out},
+                  "gemmscope: " + dir + "/bad.json: format = \"x\" must be \"gemmscope-tune-cache\""});
+  expect_refused({{"tune", "merge", kept, tuned, "-o", dir + "/exists.json"},
+                  "gemmscope: --output = " + dir + "/exists.json exists already; give a new file (nothing is overwritten)"});
+  expect_refused({{"tune", "merge", kept, tuned, "-o", out, "--kept-runs", dir + "/run.csv"},
+                  "gemmscope: tune merge: bench runs through the kept cache but none through the tuned one: give both "
+                  "(--kept-runs and --tuned-runs) or neither"});
+  expect_refused({{"tune", "merge", kept, tuned, "-o", out, "--kept-runs", dir + "/no.csv", "--tuned-runs",
+                   dir + "/run.csv"},
+                  "gemmscope: bench CSV = " + dir + "/no.csv cannot be opened (No such file or directory)"});
+  EXPECT_FALSE(std::filesystem::exists(out));
+  {
+    std::ifstream in(dir + "/exists.json");
+    EXPECT_EQ(std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>()), "keep");
+  }
+#ifdef GEMMSCOPE_CLI
+  const std::string printed = run_cli_stdout({"tune", "merge", kept, tuned, "-o", out});
+  EXPECT_NE(printed.find("200x200x200 (G): added c\n"), std::string::npos) << printed;
+  EXPECT_NE(printed.find("100x100x100 (G): kept a; b undecided"), std::string::npos) << printed;
+  std::ifstream in(out);
+  const nlohmann::json merged = nlohmann::json::parse(in);
+  ASSERT_EQ(merged["entries"].size(), 2u);
+  EXPECT_EQ(merged["entries"][0]["config"], "a");
+  EXPECT_EQ(merged["entries"][1]["config"], "c");
+#endif
+}
+
 TEST_F(CliErrors, TuneConfigurationsCachesAndShapeSets) {
 #ifdef GEMMSCOPE_CLI
   if (!has_gpu_commands()) GTEST_SKIP() << "built without the kernels: no tune/bench subcommands";
