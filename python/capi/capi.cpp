@@ -28,6 +28,7 @@
 #include "gemmscope/traces/graphviz.hpp"
 #include "gemmscope/traces/model_traces.hpp"
 #include "gemmscope/traces/trace.hpp"
+#include "tune/shape_set.hpp"
 
 #ifndef GEMMSCOPE_VERSION_STRING
 #define GEMMSCOPE_VERSION_STRING "unknown"
@@ -514,6 +515,17 @@ int gs_trace_instruction_dot(const gs_trace* trace, int64_t record, const char* 
   return guard([&] {
     if (record < 0) throw std::invalid_argument("instruction = " + std::to_string(record) + " must be >= 0");
     capi::give(traces::instruction_dot(trace->trace, static_cast<size_t>(record), capi::text_of(title)), dot);
+  });
+}
+
+// ---- shape sets -------------------------------------------------------------------
+
+int gs_shape_set(const char* path, const char** json) {
+  return guard([&] {
+    capi::ordered_json rows = capi::ordered_json::array();
+    for (const tune::NamedShape& s : tune::load_shape_set(capi::text_of(path)))
+      rows.push_back({{"model", s.model}, {"layer", s.layer}, {"m", s.m}, {"n", s.n}, {"k", s.k}});
+    capi::give(capi::dump(rows), json);
   });
 }
 

@@ -127,6 +127,12 @@ int gs_trace_analysis_text(const gs_trace* trace, int per_instruction, const cha
 int gs_trace_heatmap_dot(const gs_trace* trace, const char* title, const char** dot);
 int gs_trace_instruction_dot(const gs_trace* trace, int64_t record, const char* title, const char** dot);
 
+/* ---- shape sets ---------------------------------------------------------------- */
+
+/* A shape-set CSV (the files of bench/shapes/: model,layer,m,n,k) through the one reader the
+ * autotuner and bench use; *json: [{"model", "layer", "m", "n", "k"}, ...]. */
+int gs_shape_set(const char* path, const char** json);
+
 /* ---- the GEMM ------------------------------------------------------------------ */
 
 /* 1 when built with the CUDA kernels. */

@@ -8,7 +8,7 @@ gemmscope command line prints.
 """
 from ._capi import have_kernels, version as __version__
 from ._banks import BankCollision, BankPhase, BankResult, banks
-from ._gemm import gemm, gemm_kernel
+from ._gemm import gemm, gemm_kernel, load_shape_set
 from .model import (TmemMap, desc_decode, desc_encode, desc_map, idesc_decode, idesc_encode, swizzle, tmem_map)
 from .pictures import Picture, swizzle_picture
 from .traces import (Trace, analyse_trace, parse_trace, read_trace, trace_from_arrays, trace_model, trace_pattern,
@@ -20,5 +20,5 @@ __all__ = [
     "Trace", "read_trace", "parse_trace", "write_trace", "analyse_trace", "trace_from_arrays", "trace_pattern",
     "trace_model", "trace_stages",
     "Picture", "swizzle_picture",
-    "gemm", "gemm_kernel", "have_kernels",
+    "gemm", "gemm_kernel", "load_shape_set", "have_kernels",
 ]

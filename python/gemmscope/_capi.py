@@ -80,6 +80,7 @@ def _declare(lib):
         "gs_trace_analysis_text": (i32, [_trace_p, i32, _c_str_p]),
         "gs_trace_heatmap_dot": (i32, [_trace_p, s, _c_str_p]),
         "gs_trace_instruction_dot": (i32, [_trace_p, i64, s, _c_str_p]),
+        "gs_shape_set": (i32, [s, _c_str_p]),
         "gs_have_kernels": (i32, []),
         "gs_gemm": (i32, [i64, i64, i64, p, p, p, ctypes.c_size_t, i32, s]),
         "gs_gemm_dispatch": (i32, [i64, i64, i64, p, p, p, s, _c_str_p]),

@@ -3,13 +3,14 @@ caller's stream, through gemmscope::gemm (its kernels, its shape and alignment r
 and their messages). PyTorch tensors are read directly; any other tensor through
 DLPack."""
 import ctypes
+import os
 import sys
 
 from . import _capi
 from . import dlpack
 from ._capi import GS_OK, lib
 
-__all__ = ["gemm", "gemm_kernel"]
+__all__ = ["gemm", "gemm_kernel", "load_shape_set"]
 
 _BF16 = (dlpack.KDL_BFLOAT, 16, 1)
 _kernel_names = {}
@@ -214,3 +215,9 @@ def host_seconds(a, b, out, kernel="auto", calls=1000, stream=None):
     if status != GS_OK:
         raise _capi.error(status)
     return seconds.value
+
+
+def load_shape_set(path):
+    """The shapes of a shape-set CSV (bench/shapes/*.csv), read by the reader `gemmscope
+    bench` and the autotuner use: a list of dicts with model, layer, m, n, k."""
+    return _capi.call_json(lib.gs_shape_set, _capi.text(os.fspath(path)))

@@ -241,3 +241,16 @@ def test_tmem_refusals():
         gemmscope.tmem_map("32x32b", num=0)
     with pytest.raises(ValueError, match="shape '8x8b' is not one of"):
         gemmscope.tmem_map("8x8b")
+
+
+# ---- shape sets ------------------------------------------------------------------------
+
+def test_load_shape_set(tmp_path):
+    root = os.path.join(os.path.dirname(__file__), "..", "..")
+    shapes = gemmscope.load_shape_set(os.path.join(root, "bench", "shapes", "llm_projections.csv"))
+    assert len(shapes) == 48
+    assert shapes[0] == {"model": "llama3-8b", "layer": "qkv", "m": 128, "n": 6144, "k": 4096}
+    bad = tmp_path / "bad.csv"
+    bad.write_text("model,layer,m,n,k\nx,y,1,0,1\n")
+    with pytest.raises(ValueError, match=r"bad\.csv:2: n = '0' must be 1\.\.2147483647"):
+        gemmscope.load_shape_set(bad)
