@@ -1,8 +1,8 @@
 #pragma once
 // Generators of the warp-level shared-memory accesses GEMM kernels make, over a tile
 // laid out the way TMA writes it (swizzle applied to absolute addresses), for the
-// bank model (banks.hpp). Facts: HARDWARE-FACTS.md "Shared memory banks" (ldmatrix
-// lane roles), "Swizzles", and the wgmma m64nNk16 accumulator fragment map
+// bank model (banks.hpp). Facts: docs/hardware-facts.md#ldmatrix-lanes (ldmatrix
+// lane roles), #swizzle-absolute-address, and #wgmma-accumulator, the accumulator fragment map
 // (PTX ISA: "Matrix fragments for wgmma.mma_async m64nNk16").
 #include <cstdint>
 #include <functional>
