@@ -1,6 +1,8 @@
 // gemmscope probe: run the hardware probes on the GPU and write one golden trace
-// per probe (traces/hw/README.md describes the files). Exit status: 0 every case
-// ran, 1 some cases failed (recorded in the files), 2 bad input, 3 no CUDA device.
+// per probe (traces/hw/README.md describes the files). --arch sm100 runs the
+// Blackwell probes instead (kernels/probes/sm100_probes.hpp, docs/blackwell.md).
+// Exit status: 0 every case ran, 1 some cases failed (recorded in the files), 2 bad
+// input, 3 no usable CUDA device (for --arch sm100: any GPU but sm_100, with the reason).
 #include <cstdio>
 #include <cstdlib>
 #include <iostream>
@@ -8,11 +10,13 @@
 
 #include "command.hpp"
 #include "probes/probe_runner.hpp"
+#include "probes/sm100_probes.hpp"
 
 namespace gemmscope::cli {
 namespace {
 
 struct ProbeArgs {
+  std::string arch = "sm90";
   bool all = false;
   bool list = false;
   std::vector<std::string> only;
@@ -22,8 +26,9 @@ struct ProbeArgs {
   int case_timeout_s = 20;
 };
 
-void print_listing(const probes::ProbeOptions& options) {
-  for (const probes::ProbeListing& p : probes::list_probes(options)) {
+void print_listing(const ProbeArgs& args, const probes::ProbeOptions& options) {
+  const bool sm100 = args.arch == "sm100";
+  for (const probes::ProbeListing& p : sm100 ? probes::list_sm100_probes(options) : probes::list_probes(options)) {
     std::printf("%-18s %3zu cases  %s\n", p.name.c_str(), p.case_count, p.description.c_str());
     for (const std::string& fact : p.settles) std::printf("%-18s            settles: %s\n", "", fact.c_str());
   }
@@ -33,7 +38,7 @@ void run(const ProbeArgs& args) {
   probes::ProbeOptions probe_options;
   probe_options.ncu_friendly = args.ncu_friendly;
   if (args.list) {
-    print_listing(probe_options);
+    print_listing(args, probe_options);
     return;
   }
   if (args.all == !args.only.empty())
@@ -47,7 +52,8 @@ void run(const ProbeArgs& args) {
   options.isolate = !(args.no_isolate || args.ncu_friendly);
   options.case_timeout_s = args.case_timeout_s;
   options.commit = probes::probe_commit();
-  const int status = probes::run_probes(options, std::cout, std::cerr);
+  const int status = args.arch == "sm100" ? probes::run_sm100_probes(options, std::cout, std::cerr)
+                                          : probes::run_probes(options, std::cout, std::cerr);
   std::cout.flush();
   std::cerr.flush();
   if (status != probes::kProbeExitOk) std::exit(status);
@@ -56,7 +62,14 @@ void run(const ProbeArgs& args) {
 const Registration registration{"probe", [](CLI::App& root) {
   auto args = std::make_shared<ProbeArgs>();
   CLI::App* cmd = root.add_subcommand(
-      "probe", "Run the sm_90a hardware probes on the GPU and write golden traces (one JSON file per probe)");
+      "probe",
+      "Run the hardware probes on the GPU (sm_90a; --arch sm100 for Blackwell) and write golden traces (one JSON file "
+      "per probe)");
+  cmd->add_option("--arch", args->arch,
+                  "sm90: the Hopper probes (traces/hw/); sm100: the Blackwell probes (traces/hw/sm100/), "
+                  "skipped with the reason on any GPU but sm_100")
+      ->check(CLI::IsMember({"sm90", "sm100"}))
+      ->capture_default_str();
   cmd->add_flag("--all", args->all, "Run every probe");
   cmd->add_option("--only", args->only, "Run only this probe (repeatable); see --list");
   cmd->add_flag("--list", args->list, "List the probes, their case counts and the facts each settles");
