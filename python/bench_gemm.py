@@ -30,7 +30,11 @@ import statistics
 import sys
 import time
 
-ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), ".."))
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+# This file sits next to the package's sources, which hold no library: take the built
+# package from PYTHONPATH (build/python), not the folder Python puts first.
+sys.path = [p for p in sys.path if os.path.abspath(p or ".") != HERE]
 
 
 def parse_args():

@@ -15,6 +15,7 @@ __all__ = ["gemm", "gemm_kernel", "load_shape_set"]
 _BF16 = (dlpack.KDL_BFLOAT, 16, 1)
 _kernel_names = {}
 _gs_gemm = lib.gs_gemm
+_have_kernels = _capi.have_kernels
 
 
 def _kernel_bytes(kernel):
@@ -43,11 +44,17 @@ def _stream_value(stream):
     return value
 
 
+_raw_stream = None
+
+
 def _torch_stream(torch, device_index):
-    raw = getattr(torch._C, "_cuda_getCurrentRawStream", None)  # one call, no Stream object
-    if raw is not None:
-        return raw(device_index)
-    return torch.cuda.current_stream(device_index).cuda_stream
+    """PyTorch's current stream of a device, as a cudaStream_t."""
+    global _raw_stream
+    if _raw_stream is None:
+        # One call that makes no Stream object, where PyTorch has it.
+        _raw_stream = getattr(torch._C, "_cuda_getCurrentRawStream", None) or \
+            (lambda index: torch.cuda.current_stream(index).cuda_stream)
+    return _raw_stream(device_index)
 
 
 _ROLES = {"A": "M x K", "B": "N x K", "out": "M x N"}
@@ -145,26 +152,33 @@ def gemm(a, b, out=None, kernel="auto", stream=None):
     Runs on `stream` (an int cudaStream_t, or a stream object), else PyTorch's current
     stream for PyTorch tensors, else the legacy default stream; it does not wait for it.
     A refused input raises ValueError naming the value and the rule."""
-    torch = _torch_if_tensor(a)
-    if torch is not None and _torch_if_tensor(b) is not None and stream is None:
-        # The common case, checked cheaply; anything unusual takes the path below,
-        # which says what is wrong.
-        if (a.is_cuda and b.is_cuda and a.dtype is torch.bfloat16 and b.dtype is torch.bfloat16
-                and a.dim() == 2 and b.dim() == 2 and a.is_contiguous() and b.is_contiguous()
-                and (out is None or (_torch_if_tensor(out) is not None and out.is_cuda
-                                     and out.dtype is torch.bfloat16 and out.is_contiguous()))):
-            m, k = a.shape
-            n, kb = b.shape
-            device = a.get_device()
-            if (k == kb and b.get_device() == device and _capi.have_kernels
-                    and (out is None or (out.shape == (m, n) and out.get_device() == device))):
-                if out is None:
-                    out = torch.empty((m, n), dtype=torch.bfloat16, device=a.device)
-                status = _gs_gemm(m, n, k, a.data_ptr(), b.data_ptr(), out.data_ptr(),
-                                  _torch_stream(torch, device), device, _kernel_bytes(kernel))
+    torch = sys.modules.get("torch")
+    if torch is not None and stream is None and _have_kernels and isinstance(a, torch.Tensor) \
+            and isinstance(b, torch.Tensor):
+        # The common case in as few PyTorch calls as it takes (each costs a fraction of a
+        # microsecond); anything unusual takes the general path, which says what is wrong.
+        shape_a, shape_b, device = a.shape, b.shape, a.get_device()
+        bf16 = torch.bfloat16
+        if (len(shape_a) == 2 and len(shape_b) == 2 and shape_a[1] == shape_b[1] and device >= 0
+                and b.get_device() == device and a.dtype is bf16 and b.dtype is bf16 and a.is_contiguous()
+                and b.is_contiguous()):
+            m, k = shape_a
+            n = shape_b[0]
+            if out is None:
+                result = torch.empty((m, n), dtype=bf16, device=a.device)
+            elif (isinstance(out, torch.Tensor) and out.dtype is bf16 and out.get_device() == device
+                    and out.shape == (m, n) and out.is_contiguous()):
+                result = out
+            else:
+                result = None
+            if result is not None:
+                kernel_c = _kernel_names.get(kernel) or _kernel_bytes(kernel)
+                status = _gs_gemm(m, n, k, a.data_ptr(), b.data_ptr(), result.data_ptr(),
+                                  _torch_stream(torch, device), device, kernel_c)
                 if status != GS_OK:
                     raise _capi.error(status)
-                return out
+                return result
+    torch = _torch_if_tensor(a)
     # The general path: DLPack objects, explicit streams, and every refusal.
     launch_stream = None
     if stream is not None:

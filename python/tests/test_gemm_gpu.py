@@ -104,6 +104,17 @@ def test_runs_on_the_current_stream(torch):
     assert_close(torch, c, a, b)
 
 
+def test_explicit_stream(torch):
+    a, b = operands(torch, 200, 136, 72, seed=6)
+    s = torch.cuda.Stream()
+    for stream in (s, s.cuda_stream):
+        c = torch.full((200, 136), float("nan"), dtype=torch.bfloat16, device="cuda")
+        torch.cuda.synchronize()
+        gemmscope.gemm(a, b, c, stream=stream)
+        s.synchronize()
+        assert_close(torch, c, a, b)
+
+
 def test_dlpack_inputs(torch):
     a, b = operands(torch, 64, 48, 32, seed=4)
     c = torch.full((64, 48), float("nan"), dtype=torch.bfloat16, device="cuda")
