@@ -14,6 +14,7 @@
 // (pair_a_row/pair_b_row) and the cluster launch control queue the simulator assumes
 // (verify/lib sm100_binding.hpp: try_cancel takes the lowest cluster not launched).
 #include <gtest/gtest.h>
+#include <sys/wait.h>
 
 #include <algorithm>
 #include <cstdio>
@@ -1094,6 +1095,25 @@ TEST(Sm100GoldenFormat, SourceFieldIsReadAndChecked) {
   bad = doc;
   bad["source"] = "hardware";
   EXPECT_EQ(rejection(bad), "bad.json: gpu.driver_version/runtime_version must be positive CUDA version numbers");
+}
+
+// tools/blackwell-report's refusals, which come before any GPU or build work (so that
+// this runs the same on a B200): no folder, two folders, a folder that exists.
+TEST(BlackwellReport, RefusesBeforeDoingAnything) {
+  const std::string script = std::string(GEMMSCOPE_SOURCE_DIR) + "/tools/blackwell-report";
+  const auto exit_status = [&](const std::string& args) {
+    const int status = std::system((script + " " + args + " >/dev/null 2>&1").c_str());
+    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  };
+  const auto dir = std::filesystem::temp_directory_path() / "gemmscope_blackwell_report_exists";
+  std::filesystem::create_directories(dir);
+  EXPECT_EQ(exit_status(""), 2);
+  EXPECT_EQ(exit_status("a b"), 2);
+  EXPECT_EQ(exit_status("--bogus"), 2);
+  EXPECT_EQ(exit_status(dir.string()), 2);
+  EXPECT_TRUE(std::filesystem::is_empty(dir)) << "the report wrote into a folder that existed";
+  EXPECT_EQ(exit_status("--help"), 0);
+  std::filesystem::remove_all(dir);
 }
 
 }  // namespace
