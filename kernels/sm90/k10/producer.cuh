@@ -1,0 +1,124 @@
+#pragma once
+// k10's producer: one elected thread of the producer warpgroup fills the ring, a unit
+// at a time in the schedule's order, each k-block into the next stage once every
+// consumer that read its last fill (here and in the peers it multicasts to) has
+// released it. Each CTA loads its slice of the A and B boxes of a k-block and
+// multicasts it to the CTAs of the cluster that share the operand
+// (common/sm90_cluster.hpp); the full barrier counts the bytes of all slices.
+#include <cuda.h>
+
+#include <cstdint>
+
+#include "common/ptx_sm90.cuh"
+#include "common/sm90_cluster.cuh"
+#include "common/sm90_device.cuh"
+#include "common/sm90_pipeline.hpp"
+#include "common/sm90_scheduler.hpp"
+#include "sm90/k10/schedule.cuh"
+#include "sm90/k10_config.hpp"
+
+namespace gemmscope::sm90::k10 {
+
+template <class Cfg, class Storage>
+struct Producer {
+  using Pipe = PipelineState<Cfg::kStages>;
+  Storage& s;
+  const CUtensorMap& map_a;
+  const CUtensorMap& map_b;
+  const Schedule<Cfg>& schedule;
+  uint32_t rank, worker;
+  TileSlice sa, sb;
+  uint16_t mask_a, mask_b;
+  DynamicSchedule dyn;
+
+  __device__ __forceinline__ Producer(Storage& s, const CUtensorMap& map_a, const CUtensorMap& map_b,
+                                      const Schedule<Cfg>& schedule, uint32_t worker, uint32_t workers)
+      : s(s),
+        map_a(map_a),
+        map_b(map_b),
+        schedule(schedule),
+        rank(schedule.rank),
+        worker(worker),
+        sa(slice_a(Cfg::kCluster, schedule.rank, Cfg::kBM)),
+        sb(slice_b(Cfg::kCluster, schedule.rank, Cfg::kBN)),
+        mask_a(multicast_mask_a(Cfg::kCluster, schedule.rank)),
+        mask_b(multicast_mask_b(Cfg::kCluster, schedule.rank)),
+        dyn{workers} {}
+
+  // Every unit's k-blocks, then (static schedule) the tail. The static walk goes on
+  // from `ahead`, the unit walked before the cluster barrier, one unit ahead of the
+  // loads. EvictFirstB: B's loads carry an L2 evict_first policy (Problem::b_evict_first).
+  template <bool EvictFirstB>
+  __device__ __forceinline__ void run(Walk& walk, Unit& ahead, bool& have_ahead) {
+    uint64_t policy_b = 0;
+    if constexpr (EvictFirstB) policy_b = ptx::createpolicy_evict_first();
+    Pipe p;
+    [[maybe_unused]] SchedulePipe slots;  // the dynamic schedule only
+    uint32_t u = dyn.first(worker);
+    for (;;) {
+      Unit w;
+      if constexpr (Cfg::kDynamic) {
+        if (rank == 0) {
+          publish_unit<Cfg>(s, slots, u);
+        } else {
+          u = receive_unit(s, slots);
+        }
+        if (u >= schedule.total) break;
+        w = schedule.unit(u);
+        if (rank == 0) u = dyn.after_claim(atomicAdd(schedule.prob.counter, 1u));
+      } else {
+        if (!have_ahead) break;
+        w = ahead;
+      }
+      // Each k-block into the next stage: wait until it is free, expect its bytes, load
+      // this CTA's slices of its boxes.
+      for (int kb = w.kb_begin; kb < w.kb_end; ++kb, p = p.advance()) {
+        const uint32_t st = p.stage();
+        mbarrier_wait(&s.empty[st], p.empty_parity());
+        mbarrier_expect_bytes(&s.full[st], Cfg::kStageBytes);
+#pragma unroll
+        for (int j = 0; j < Cfg::kLoadBoxes; ++j) {
+          // Box j: K elements [kb * BK + j * 64, + 64), at stage_k_offset(rows, j * 64).
+          const int k0 = kb * Cfg::kBK + j * kBoxK;
+          auto* const a = s.a[st] + stage_k_offset(Cfg::kBM, j * kBoxK) / 2;
+          auto* const b = s.b[st] + stage_k_offset(Cfg::kBN, j * kBoxK) / 2;
+          if constexpr (Cfg::kCluster.n == 1)
+            tma_load_2d(a, &map_a, k0, w.m0, &s.full[st]);
+          else
+            tma_load_2d_multicast(a + sa.row0 * kBoxK, &map_a, k0, w.m0 + static_cast<int>(sa.row0), &s.full[st],
+                                  mask_a);
+          if constexpr (Cfg::kCluster.m == 1) {
+            // B shared with no other CTA of the cluster: a plain load, not a multicast
+            // to this CTA alone. The 1x1 and 1x2 instances gained 0-5% at most shapes
+            // and up to 19% on the H200 (CHANGELOG.md, version 7). Why is not known. It
+            // is not L2's request coalescer: that merges only reads from SMs of one GPC,
+            // consecutive clusters sit on different GPCs, and it merged hardly more of
+            // B's reads.
+            if constexpr (EvictFirstB)
+              ptx::tma_load_2d_hint(ptx::smem_u32(b), &map_b, k0, w.n0, ptx::smem_u32(&s.full[st]), policy_b);
+            else
+              tma_load_2d(b, &map_b, k0, w.n0, &s.full[st]);
+          } else {
+            auto* const b_slice = b + sb.row0 * kBoxK;
+            const int b_row = w.n0 + static_cast<int>(sb.row0);
+            if constexpr (EvictFirstB)
+              ptx::tma_load_2d_multicast_hint(ptx::smem_u32(b_slice), &map_b, k0, b_row, ptx::smem_u32(&s.full[st]),
+                                              mask_b, policy_b);
+            else
+              tma_load_2d_multicast(b_slice, &map_b, k0, b_row, &s.full[st], mask_b);
+          }
+        }
+      }
+      if constexpr (!Cfg::kDynamic) have_ahead = schedule.walk_next(walk, ahead);
+    }
+    // Static schedule: the CTA may leave once the last fill of every ring slot has
+    // been released by every consumer that read it, here and in the peers (CUTLASS's
+    // load_tail). Those releases are the last remote operations on this CTA's
+    // shared memory; the multicasts it receives are waited for by its own consumers.
+    // A slot never filled passes at once (its first empty parity).
+    if constexpr (!Cfg::kDynamic)
+      for (int i = 0; i < Cfg::kStages; ++i, p = p.advance()) mbarrier_wait(&s.empty[p.stage()], p.empty_parity());
+  }
+};
+
+}  // namespace gemmscope::sm90::k10
