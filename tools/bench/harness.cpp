@@ -178,7 +178,7 @@ CaseResult run_case(const std::string& kernel, const HostProblem& p, const Refer
 }
 
 std::vector<GemmShape> parse_shapes(const std::string& text) {
-  // The parsing itself is CUDA-free (gemmscope/shape_parse.hpp) so the fuzzer reaches it.
+  // The parsing itself is CUDA-free (tune/shape_list.hpp) so the fuzzer reaches it.
   std::vector<GemmShape> shapes;
   try {
     for (const ParsedShape& s : parse_shape_list(text)) shapes.push_back({s.m, s.n, s.k});
