@@ -114,12 +114,12 @@ __global__ void __launch_bounds__(128 * (1 + BM / 64), 1)
     ptx::setmaxnreg_inc<kConsumerRegisters>();
     cuda::ptx::barrier_cluster_wait();
     const int consumer = warpgroup - 1;
-    const uint32_t t = threadIdx.x % 128;
+    const uint32_t t = threadIdx.x % 128, warp = t / 32, lane = t % 32;
+    Mainloop<Cfg, Storage> mainloop(s, rank, consumer, t);
     const int row_base = PingPong ? 0 : consumer * 64;  // the tile's row this warpgroup's half 0 starts at
-    Mainloop<Cfg, Storage> mainloop(s, rank, consumer, t, row_base);
     Fixup<Cfg, Storage> fixup{s, schedule, consumer, row_base, t};
     uint32_t held[BN / 4];  // the deferred epilogue's held tile (k10/epilogue.cuh)
-    Epilogue<Cfg, Storage> epilogue(s, map_c, held, consumer, t, row_base);
+    Epilogue<Cfg, Storage> epilogue(s, map_c, held, consumer, t, warp, lane, row_base);
     SchedulePipe slots;
     for (;;) {
       Unit w;
@@ -133,8 +133,13 @@ __global__ void __launch_bounds__(128 * (1 + BM / 64), 1)
         // Ping-pong walks now: the other warpgroup's unit is skipped just below.
         if constexpr (PingPong) have_ahead = schedule.walk_next(walk, ahead);
       }
-      if constexpr (PingPong)
-        if (!mainloop.take_turn(w)) continue;  // the other warpgroup's unit
+      if constexpr (PingPong) {
+        if (!mainloop.my_turn()) {
+          mainloop.pass(w);
+          continue;
+        }
+        mainloop.take_turn();
+      }
 
       float acc[Cfg::kHalves][BN / 2];
       mainloop.run(acc, w, [&] {

@@ -47,12 +47,12 @@ struct Epilogue {
   uint32_t (&held)[Cfg::kBN / 4];
   int consumer, row_base;  // row_base: the row of the tile this warpgroup's half 0 starts at
   uint32_t t, warp, lane;
-  uint32_t box_seq = 0;
   int held_m0 = 0, held_n0 = 0, held_next = kBoxes;
+  uint32_t box_seq = 0;
 
   __device__ __forceinline__ Epilogue(Storage& s, const CUtensorMap& map_c, uint32_t (&held)[Cfg::kBN / 4],
-                                      int consumer, uint32_t t, int row_base)
-      : s(s), map_c(map_c), held(held), consumer(consumer), row_base(row_base), t(t), warp(t / 32), lane(t % 32) {}
+                                      int consumer, uint32_t t, uint32_t warp, uint32_t lane, int row_base)
+      : s(s), map_c(map_c), held(held), consumer(consumer), row_base(row_base), t(t), warp(warp), lane(lane) {}
 
   // Box `box` of a 64-row half into the staging buffer at `staging`. word(i): the
   // accumulator registers i and i + 1 as bf16x2; 8-column block j of the tile is

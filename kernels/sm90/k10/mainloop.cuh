@@ -41,13 +41,13 @@ struct Mainloop {
   Pipe p;
   uint32_t turn = 0;  // ping-pong: this CTA's units seen so far
 
-  // row_base: the row of the tile this warpgroup's half 0 starts at.
-  __device__ __forceinline__ Mainloop(Storage& s, uint32_t rank, int consumer, uint32_t t, int row_base)
+  __device__ __forceinline__ Mainloop(Storage& s, uint32_t rank, int consumer, uint32_t t)
       : s(s),
         consumer(consumer),
         t(t),
         peers(multicast_peers(Cfg::kCluster, rank)),
-        desc_a(desc_kmajor_sw128(ptx::smem_u32(s.a[0]), row_base, 0)),
+        // A from the row this warpgroup's half 0 starts at.
+        desc_a(desc_kmajor_sw128(ptx::smem_u32(s.a[0]), Cfg::kPingPong ? 0 : consumer * 64, 0)),
         desc_b(desc_kmajor_sw128(ptx::smem_u32(s.b[0]), 0, 0)) {}
 
   // Stage st read: one arrival on its empty barrier in every CTA that multicast into it.
@@ -64,18 +64,19 @@ struct Mainloop {
         if (peers >> r & 1u) mbarrier_arrive_remote(&s.empty[st], r);
   }
 
-  // Ping-pong: whether unit w is this warpgroup's. The other's k-blocks pass through
-  // the ring untouched by this one; for its own, it waits until the other has passed
-  // the barriers of the unit before.
-  __device__ __forceinline__ bool take_turn(const Unit& w) {
-    if (!pingpong_turn(turn, static_cast<uint32_t>(consumer))) {
-      ++turn;
-      p = p.advance(static_cast<uint32_t>(w.kb_end - w.kb_begin));
-      return false;
-    }
+  // Ping-pong: whether the CTA's next unit is this warpgroup's.
+  __device__ __forceinline__ bool my_turn() const { return pingpong_turn(turn, static_cast<uint32_t>(consumer)); }
+  // Ping-pong, the other warpgroup's unit w: its k-blocks pass through the ring
+  // untouched by this one.
+  __device__ __forceinline__ void pass(const Unit& w) {
+    ++turn;
+    p = p.advance(static_cast<uint32_t>(w.kb_end - w.kb_begin));
+  }
+  // Ping-pong, this warpgroup's unit: wait until the other has passed the barriers of
+  // the unit before.
+  __device__ __forceinline__ void take_turn() {
     if (turn > 0) named_barrier_sync(kTurnBarrier + consumer, 256);
     ++turn;
-    return true;
   }
   // Ping-pong, after the last unit: it handed the turn to the warpgroup that would
   // have run the next one; that warpgroup takes the hand-off, so no arrival is left over.
@@ -93,8 +94,8 @@ struct Mainloop {
     for (int h = 0; h < kHalves; ++h)
 #pragma unroll
       for (int i = 0; i < kAccumulators; ++i) acc[h][i] = 0.f;
-    uint32_t previous = 0;
     bool ready = false;  // the previous step's early test found this stage filled
+    uint32_t previous = 0;
     for (int kb = w.kb_begin; kb < w.kb_end; ++kb) {
       const uint32_t st = p.stage();
       if (!ready) mbarrier_wait(&s.full[st], p.phase());

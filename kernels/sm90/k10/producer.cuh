@@ -59,7 +59,15 @@ struct Producer {
       Unit w;
       if constexpr (Cfg::kDynamic) {
         if (rank == 0) {
-          publish_unit<Cfg>(s, slots, u);
+          // Publish this work index (or the end) to every CTA of the cluster, once
+          // every reader has freed the slot.
+          const uint32_t slot = slots.stage();
+          mbarrier_wait(&s.schedule_empty[slot], slots.empty_parity());
+          for (uint32_t r = 0; r < Cfg::kCluster.size(); ++r) {
+            st_shared_cluster_u32(&s.schedule_tile[slot], r, u);
+            mbarrier_arrive_cluster(&s.schedule_full[slot], r);
+          }
+          slots = slots.advance();
         } else {
           u = receive_unit(s, slots);
         }

@@ -5,7 +5,7 @@
 //   static:  the worker's units of [0, total) (sm90::StaticSchedule: whole tiles,
 //            then split-K pieces), then its stream-K segments (sm90::StreamK);
 //   dynamic: rank 0's producer claims indices from a global counter and broadcasts
-//            each one to every role of the cluster (publish_unit / receive_unit).
+//            each one to every role of the cluster (Producer::run, receive_unit).
 // A unit's index and tile order (along M or grouped zig-zag) come from Problem.
 #include <cstdint>
 
@@ -91,19 +91,6 @@ struct Schedule {
     return true;
   }
 };
-
-// Dynamic schedule, rank 0's producer: work index u (u >= total: the end) into the
-// next broadcast slot of every CTA of the cluster, once all readers freed it.
-template <class Cfg, class Storage>
-__device__ __forceinline__ void publish_unit(Storage& s, SchedulePipe& slots, uint32_t u) {
-  const uint32_t slot = slots.stage();
-  mbarrier_wait(&s.schedule_empty[slot], slots.empty_parity());
-  for (uint32_t r = 0; r < Cfg::kCluster.size(); ++r) {
-    st_shared_cluster_u32(&s.schedule_tile[slot], r, u);
-    mbarrier_arrive_cluster(&s.schedule_full[slot], r);
-  }
-  slots = slots.advance();
-}
 
 // Dynamic schedule, every other role: the next broadcast work index; the slot is
 // freed in rank 0 (one arrival per reading thread).
