@@ -23,81 +23,9 @@
 
 namespace gemmscope::tune {
 
-// Bumped whenever the tunable kernel changes in a way that can change which
-// configuration is fastest: tuning caches of another version are ignored.
-// 2: stream-K.
-// 3: barrier waits with a suspend-time hint, one init fence; 64-row instances in
-//    clusters of 2 along M (64x64, 64x128, 64x192, 64x256), for small M.
-// 4: leaner consumer main loop (descriptors formed once and advanced, warp-uniform
-//    warpgroup index, early test of the next stage's barrier): 128x128 tiles
-//    gained up to 15% at equal configuration, 128x256 tiles did not move.
-//    Ping-pong instances were added under version 4: the cooperative instances'
-//    PTX is unchanged (the template's new parameter aside), so their version-4
-//    measurements stand and `tune --configs` adds the new instances to a cache.
-// 5: the cut-tile epilogue reaches its named barriers with converged warps (the
-//    counter reset joins the arrival's lane-0 block; the bulk-store wait is
-//    warp 0's); ping-pong runs split-K and stream-K; clusters of up to 2x4.
-//    Instances with BK = 128 (two TMA boxes per stage) were added under version 5:
-//    the other instances' PTX is byte-identical to before the BK template parameter
-//    (bench/results/2026-11-30-h200-decode-stages/experiments/ptx-identity.py), so
-//    their version-5 measurements stand.
-//    128x168 (2x1: 84-row B slices, 56-column unswizzled store boxes) was added and
-//    the exit cluster barrier split (each thread arrives after its last remote
-//    operation) under version 5. The split changes every instance's PTX but neither
-//    its main loop nor its epilogue: it removes part of a fixed wait at the end of a
-//    launch (0.45-0.77 us became 0.1 in the timelines of
-//    bench/results/2026-11-30-h200-tile-168-timeline). The cache's entries were kept,
-//    not re-tuned (a full tune does not fit one session's device time), and the
-//    48-shape bench through them is the measure there. The 64-row tiles' batched
-//    epilogue (a buffer per store box, one barrier per tile) came after; the M = 128
-//    entries were re-tuned with `tune --configs` of those instances (same directory).
-// 6: the batched epilogue for cooperative 128-row tiles whose boxes fit (128x128,
-//    128x192, 128x160: a buffer per box and warpgroup); the static schedule walked
-//    one unit ahead, its first unit before the cluster barrier. Every instance's PTX
-//    changed since the version-5 cache was tuned (this and the exit barrier above),
-//    so the cache was re-tuned in full (bench/results/2026-12-01-h200-batched-coop).
-//    An earlier version 7 was built and measured, and not kept (bench/results/2026-12-01-h200-v7):
-//    the cooperative loop testing the next stage's barrier before the wgmma wait, as
-//    ping-pong does, moved the 48-shape geomean by -0.1% to -0.2% (old and new
-//    binaries alternated through the same configurations), within the runs' spread.
-// 7 (landed): a cut tile's pieces count in with one acq_rel atomic per warpgroup after the
-//    epilogue barrier, not a __threadfence() in every thread (stream-K +1.5% and
-//    split-K 2 +2.7% at decode in bench/results/2026-12-01-h200-v7, call 9). Every
-//    instance's cut-tile epilogue changed, so the cache was re-tuned in full
-//    (bench/results/2026-12-01-h200-v7-tile-88). A 64x88x128 instance was tuned with
-//    it, won no shape and is not compiled; the other instances' PTX does not depend
-//    on which rows are compiled.
-//    B's loads evict_first where one cluster row reads B once (evict_first_b) came
-//    under version 7: a launch without it runs the configurations as tuned, and the
-//    48-shape bench through the kept cache, against main's binaries in the same call,
-//    is the measure (bench/results/2026-12-01-h200-l2-hints). Re-tuning the 12 M = 128
-//    entries under it changed 5 picks and lost overall; one entry that won in two calls
-//    was taken (bench/results/2026-12-01-h200-tensormap-prefetch, calls 3-4). The
-//    64 x N/32 instances (64x144, 64x168) came under version 7 too: new rows, the other
-//    instances' code unchanged.
-//    B by a plain TMA load where the cluster has one row (ClusterM = 1), not a multicast
-//    to the CTA alone, came under version 7 too: only the ClusterM = 1 instances' code
-//    changed. Those instances were re-tuned over the 48 shapes with `tune --configs`,
-//    each shape's cached entry timed in the same run, and the entries that won in two
-//    alternated benches were taken (bench/results/2026-12-01-h200-clocks, calls 5-7).
-//    k10's first cluster barrier arrives relaxed (the mbarrier-init fence orders the
-//    inits), with setmaxnreg between its arrive and wait, under version 7 too: only the
-//    prologue changed, not the main loop or the epilogue. The 48-shape bench through
-//    the kept cache, old and new binaries alternated in one call, is the measure
-//    (bench/results/2026-12-01-h200-mainloop, call 4: +0.2% overall, +0.5% at M = 128).
-//    Static schedules leave without the exit cluster barrier (the producer waits for its
-//    ring's last releases instead, CUTLASS's load_tail) under version 7 too: only the
-//    exit changed. Same measure: +0.6% and +0.8% in two alternated 48-shape runs
-//    (bench/results/2026-12-01-h200-tail, call 1).
-//    The deferred epilogue (the alternating-buffer cooperative tiles, 128 x 168, 176, 224
-//    and 256, store a tile during the next unit's first k-blocks: k10_deferred_epilogue)
-//    came under version 7 too: only those instances' epilogue changed (and every
-//    instance's staging buffer now follows a running box count). Those instances were
-//    re-tuned over the 48 shapes with `tune --configs`, each shape's cached entry timed
-//    in the same run, and tools/merge-tune-cache took the 2 entries that won in two
-//    alternated benches; the bench through the merged cache is the measure
-//    (bench/results/2026-12-02-h200-defer, calls 2-3: +0.1-0.2% over the 48 shapes,
-//    +0.3-1.2% on those tiles' multi-wave shapes).
+// The tunable kernel's version: tuning caches of another version are ignored, so it
+// goes up whenever the kernel changes in a way that can change which configuration is
+// fastest. Its history, version by version: CHANGELOG.md.
 inline constexpr int kKernelVersion = 7;
 
 enum class Schedule { Static, Dynamic };
