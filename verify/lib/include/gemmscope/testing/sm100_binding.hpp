@@ -60,7 +60,8 @@ class Sm100ScheduleSim : public model::sim::PipelineSim {
   using Ring = sm100::PipelineState<Stages>;
   using AccumRing = sm100::PipelineState<sm100::kAccumSlots>;
   static constexpr uint32_t kCtas = sm100::kClusterSize;
-  static constexpr uint32_t kParts = 3;  // of a CTA's stage: A rows 0-63, A rows 64-127, B
+  // Of a CTA's stage: its A loads (rows 0-63, 64-127), then B.
+  static constexpr uint32_t kParts = sm100::kCtaRowsA / sm100::kRowsAPerLoad + 1;
   static constexpr uint32_t kTryCancel = 1;  // custom async effect code
 
  public:

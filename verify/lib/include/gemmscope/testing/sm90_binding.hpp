@@ -5,10 +5,11 @@
 // __host__ __device__ code for every decision: PipelineState (stage, phase,
 // empty_parity), StaticSchedule / DynamicSchedule, order_along_m /
 // order_grouped_zigzag, multicast_mask_b / multicast_peers / multicast_peer_count,
-// slice_b. The kernels' constants (kBM = 128, kBN = 256, kBK = 64, two consumer
-// warpgroups, two staging buffers from k07 on, two schedule slots in k08/k09) sit in
-// the .cu files, which need CUDA: they are restated here; the store boxes per 64-row
-// half (the ladder's 256 / 64 = 4) are a parameter, store_boxes, below.
+// slice_b. The kernels' constants (128 x 256 x 64 tiles, two consumer warpgroups, two
+// staging buffers from k07 on, two schedule slots in k08/k09, the ring depths) come
+// from their CUDA-free headers, kernels/sm90/k06_config.hpp .. k09_config.hpp; the
+// store boxes per 64-row half (the ladder's 256 / 64 = 4) are a parameter,
+// store_boxes, below.
 //
 // With `pingpong` (persistent kernels only) the consumers are k10's ping-pong
 // warpgroups (kernels/sm90/k10_tunable.cuh): they take the CTA's work units in turn
@@ -73,6 +74,10 @@
 #include "common/sm90_scheduler.hpp"
 #include "gemmscope/model/error.hpp"
 #include "gemmscope/model/pipeline_sim.hpp"
+#include "sm90/k06_config.hpp"
+#include "sm90/k07_config.hpp"
+#include "sm90/k08_config.hpp"
+#include "sm90/k09_config.hpp"
 
 namespace gemmscope::testing::sim {
 
@@ -89,7 +94,12 @@ inline const char* to_string(Sm90Kernel k) {
   return "?";
 }
 // The ring depth each kernel compiles with.
-inline constexpr uint32_t sm90_kernel_stages(Sm90Kernel k) { return k == Sm90Kernel::k06 ? 3 : 4; }
+inline constexpr uint32_t sm90_kernel_stages(Sm90Kernel k) {
+  return k == Sm90Kernel::k06 ? sm90::k06::kStages
+         : k == Sm90Kernel::k07 ? sm90::k07::kStages
+         : (k == Sm90Kernel::k08_static || k == Sm90Kernel::k08_dynamic) ? sm90::k08::kStages
+                                                                          : sm90::k09::kStages;
+}
 
 struct Sm90Mutations {
   bool producer_wrong_initial_phase = false;  // producer's ring counter starts one lap late
@@ -135,9 +145,18 @@ struct Sm90SimConfig {
 template <uint32_t Stages>
 class Sm90ScheduleSim : public model::sim::PipelineSim {
   using Pipe = sm90::PipelineState<Stages>;
-  using SchedulePipe = sm90::PipelineState<2>;
-  static constexpr uint32_t kBM = 128, kBN = 256, kBK = 64, kConsumers = 2, kConsumerRows = 64;
-  static constexpr uint32_t kStagingBuffers = 2;  // k07+: the alternating staging buffers
+  using SchedulePipe = sm90::PipelineState<sm90::k08::kScheduleSlots>;
+  // k06-k09 share their tile and warpgroups, k07-k09 their staging: k08's values.
+  static constexpr uint32_t kBM = sm90::k08::kBM, kBN = sm90::k08::kBN, kBK = sm90::k08::kBK;
+  static constexpr uint32_t kConsumers = sm90::k08::kConsumers, kConsumerRows = sm90::k08::kConsumerRows;
+  static constexpr uint32_t kStagingBuffers = sm90::k08::kStagingBuffers;  // k07+: the alternating staging buffers
+  static_assert(sm90::k06::kBM == kBM && sm90::k07::kBM == kBM && sm90::k09::kBM == kBM &&
+                    sm90::k06::kBN == kBN && sm90::k07::kBN == kBN && sm90::k09::kBN == kBN &&
+                    sm90::k06::kBK == kBK && sm90::k07::kBK == kBK && sm90::k09::kBK == kBK &&
+                    sm90::k06::kConsumers == kConsumers && sm90::k07::kConsumers == kConsumers &&
+                    sm90::k09::kConsumers == kConsumers && sm90::k07::kStagingBuffers == kStagingBuffers &&
+                    sm90::k09::kStagingBuffers == kStagingBuffers && sm90::k09::kScheduleSlots == 2,
+                "k06-k09 share the binding's tile, warpgroups and staging");
   static constexpr uint32_t kStageBytes = (kBM + kBN) * kBK * 2;
   static constexpr uint32_t kThreadsPerConsumer = 128;
   static constexpr uint32_t kStoreDone = 1;  // custom async effect
