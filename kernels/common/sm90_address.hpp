@@ -132,8 +132,7 @@ GEMMSCOPE_HD constexpr long long k10_shared_bytes(int bm, int bn, int bk, int st
 // and one barrier (k10_batched_epilogue; a ping-pong warpgroup's 128-row tile is two
 // such halves, so it alternates). Other tiles alternate two buffers, each box behind
 // a wait, a fence and two barriers of its own. (More buffers alone, each box still
-// behind its own barriers, did not help: bench/results/2026-11-30-h200-decode-stages,
-// call 9.)
+// behind its own barriers, did not help: H200, 2026-11-30; docs/experiments.md.)
 GEMMSCOPE_HD constexpr int k10_staging_buffers(int bm, int bn, int bk, int stages) {
   const int boxes = bn / store_box_cols(bn);
   return boxes > 2 && k10_shared_bytes(bm, bn, bk, stages, boxes) <= 232448 ? boxes : 2;
@@ -144,7 +143,7 @@ GEMMSCOPE_HD constexpr bool k10_batched_epilogue(int bm, int bn, int bk, int sta
 // k10's deferred epilogue: a cooperative tile whose boxes alternate two buffers is
 // held in registers (bn / 4 words of bf16x2 per thread) when a next unit follows, and
 // stored one box per k-block during that unit. Not the batched tiles (deferring their
-// one-barrier epilogue lost 0.2-1.2%, bench/results/2026-12-02-h200-defer, call 1),
+// one-barrier epilogue lost 0.2-1.2%, H200, 2026-12-02; docs/experiments.md),
 // and not 64 x 256, which spills with a tile held (ptxas: 76-108 bytes).
 GEMMSCOPE_HD constexpr bool k10_deferred_epilogue(int bm, int bn, int bk, int stages, bool pingpong) {
   return !pingpong && !k10_batched_epilogue(bm, bn, bk, stages, pingpong) && !(bm == 64 && bn == 256);

@@ -29,7 +29,7 @@ __device__ __forceinline__ void cluster_sync() {
 // initializing thread's arrive (PTX ISA "membar/fence"), and nothing else before it
 // needs ordering. A release arrive costs every thread a MEMBAR.ALL.GPU, an ERRBAR
 // and a CGAERRBAR in SASS; cuBLAS's first barrier is a bare UCGABAR_ARV
-// (bench/results/2026-12-01-h200-mainloop, calls 1 and 4). Each thread then calls
+// (H200, 2026-12-01; docs/experiments.md). Each thread then calls
 // barrier_cluster_wait() (acquire) before it touches a peer.
 __device__ __forceinline__ void cluster_arrive_after_inits() {
   cuda::ptx::barrier_cluster_arrive(cuda::ptx::sem_relaxed);
@@ -57,7 +57,7 @@ __device__ __forceinline__ void mbarrier_arrive_cluster(uint64_t* bar, uint32_t 
 // ClusterBarrier::arrive. Enough because what it orders are wgmma reads of shared
 // memory, already complete at wgmma.wait_group; no generic data travels with it.
 // It matters: with .release.cluster instead, a stream of k10's decode loads ran 2.6-5.6x
-// slower (bench/results/2026-12-03-h200-tma-stream, `mc2-relcl`).
+// slower (H200, 2026-12-03; docs/experiments.md, `mc2-relcl`).
 __device__ __forceinline__ void mbarrier_arrive_remote(uint64_t* bar, uint32_t cta_rank) {
   const uint32_t remote = ptx::mapa_shared_cluster(ptx::smem_u32(bar), cta_rank);
   asm volatile("mbarrier.arrive.shared::cluster.b64 _, [%0];\n" ::"r"(remote) : "memory");

@@ -291,7 +291,7 @@ double modelled_time_us(const KernelConfig& c, const Shape& s, int sm_count) {
   const int64_t slots = cluster_slots(c, sm_count);
   const SplitPlan plan = split_plan(c, s, slots);
   // Tensor-core efficiency by tile width, relative to 128 x 256. For BN = 128, set
-  // from kernel version 4 on the H200 (bench/results/2026-11-30-h200-llm-v4,
+  // from kernel version 4 on the H200 (2026-11-30; docs/experiments.md,
   // same configurations side by side): 0.986 of 128 x 256 where both ran whole
   // waves (2048x8192x8192), 0.925 once the wave quantisation is taken out of
   // 512x28672x4096; 0.95 between them (0.9 before the leaner main loop).
@@ -305,7 +305,7 @@ double modelled_time_us(const KernelConfig& c, const Shape& s, int sm_count) {
   // waits on them. On the H200's 12 M = 128 shapes (geomean), against the same
   // tile with stages of two k-blocks (BK = 128), stages of 16 KiB ran at 0.77 of its
   // speed, of 20 KiB at 0.90 and of 24 KiB at 0.99 (64 x 64, 64 x 96 and 64 x 128
-  // tiles with BK = 64; bench/results/2026-11-30-h200-decode-stages, runs 2 and 3).
+  // tiles with BK = 64; H200, 2026-11-30; docs/experiments.md).
   // Linear between 16 and 24 KiB.
   const double stage_kib = static_cast<double>(stage_bytes(c)) / 1024;
   const double eff_load = std::clamp(0.77 + (stage_kib - 16) * (0.23 / 8), 0.77, 1.0);

@@ -78,7 +78,7 @@ bool selected(const KernelConfig& c, const std::vector<std::string>& selection);
 // only the selected ones plus `incumbent`, the configuration the cache holds for the
 // shape (if it is one of the candidates). So a selection replaces a cached entry only
 // by beating it in the same interleaved run: ratios to cuBLAS from two runs differ by
-// more than the gaps they would decide (bench/results/2026-11-30-h200-split-n).
+// more than the gaps they would decide (H200, 2026-11-30; docs/experiments.md).
 std::vector<KernelConfig> sweep_list(const std::vector<KernelConfig>& candidates,
                                      const std::set<std::string>& excluded,
                                      const std::vector<std::string>& selection, const std::string& incumbent);
@@ -122,7 +122,7 @@ Decomposition decompose(const KernelConfig& c, const Shape& s);
 // every B element is loaded exactly once and need not stay in L2, and B is at most
 // kEvictFirstBMaxL2s times the L2. On the H200 at M = 128 it was 0.4-3.4% faster at the 9
 // LLM shapes with B of 34-235 MB and 1.5-6.5% slower at the 3 with B of 462-940 MB,
-// unexplained (bench/results/2026-12-01-h200-l2-hints, calls 3-4). A and the other
+// unexplained (H200, 2026-12-01; docs/experiments.md). A and the other
 // shapes load without a hint: an explicit policy there (evict_unchanged, evict_normal
 // or evict_last) was slower than none.
 inline constexpr int64_t kEvictFirstBMaxL2s = 5;

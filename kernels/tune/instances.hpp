@@ -9,8 +9,8 @@
 //   BN       columns of C per CTA (one m64nBNk16 wgmma per 64 rows per k-step);
 //            not a multiple of 64 (96): the epilogue stores boxes of 32 columns.
 //            64x96 (cuBLAS's decode tile) lost to 64x128 with kernel version 3
-//            (bench/results/2026-11-30-h200-llm-small-m) and beat it on 5 of 6
-//            decode shapes with version 5 (bench/results/2026-11-30-h200-split-n);
+//            (H200, 2026-11-30; docs/experiments.md) and beat it on 5 of 6
+//            decode shapes with version 5 (H200, 2026-11-30; docs/experiments.md);
 //            in 2x4 clusters, as cuBLAS runs it, it was slower than in 2x1.
 //            160 and 224 (32-column boxes too) fill the waves of N = 10240 and
 //            28672 at M = 512 (256 and 512 tiles on 132 SMs) and of N = 5376 at
@@ -19,43 +19,43 @@
 //            128 x 192); 168 (56-column unswizzled boxes) makes 128 tiles there
 //            with no ragged column (5376 = 32 x 168), cuBLAS's tile at that
 //            shape; in 2x1 clusters each CTA loads 84 of B's rows, a slice that
-//            starts mid-atom (bench/results/2026-11-30-h200-decode-stages, calls
-//            10-11: without B multicast, 1x1 and 1x2, it won no shape). 64x88x128
+//            starts mid-atom (H200, 2026-11-30; docs/experiments.md: without
+//            B multicast, 1x1 and 1x2, it won no shape). 64x88x128
 //            s5 in 2x1 (one 88-column unswizzled store box, 44-row B slices) fills
 //            124 of the 132 SMs at 128x5376x4096, where 64 x 96 fills 112; it ran
 //            level with 64 x 96 there (18.46 against 18.30-18.62 us), so the decode
 //            GEMM is not bound by each SM's share of the stream, and won no shape in
-//            the version-7 tune: not compiled (bench/results/2026-12-01-h200-v7-tile-88).
+//            the version-7 tune: not compiled (H200, 2026-12-01; docs/experiments.md).
 //            64 x 144 and 64 x 168 (16- and 56-column boxes, 72- and 84-row B slices
 //            in 2x1) are the 64-row tiles of width N / 32 at N = 4608 and 5376: at
 //            M = 256 they make 4 x 32 = 128 tiles, where 64 x 192 makes 96 at N = 4608
-//            (bench/results/2026-12-01-h200-tensormap-prefetch, call 2: the best of
+//            (H200, 2026-12-01; docs/experiments.md: the best of
 //            all candidates there ran at 0.88 of cuBLAS). Through the heuristic they
 //            took 256x4608x3584 from 0.83 to 0.90 and 256x5376x4096 from 0.92 to 0.95
-//            of cuBLAS (call 5)
+//            of cuBLAS
 //   STAGES   depth of the TMA -> wgmma ring (as many as fit in 227 KiB next to
 //            the epilogue's staging buffers). A stage fewer for a staging buffer
 //            per box (the batched epilogue) lost: 128x256 s3, 128x224 s3 and
 //            128x168 s4 ran 1-4% slower than their twins on 12 shapes at M = 512
-//            to 8192 (bench/results/2026-12-01-h200-v7), so none is compiled
+//            to 8192 (H200, 2026-12-01; docs/experiments.md), so none is compiled
 //   CLUSTER_M  CTAs per cluster along M (2: the B tile is multicast to both)
 //   CLUSTER_N  CTAs per cluster along N (2: the A tile is multicast to both; for
 //            small M, where every N tile re-reads the same A rows). The kernel
 //            takes 2x2 and 2x4 too (A and B multicast, up to 8 CTAs): 64x128 in
 //            2x2 ran level with 2x1 at M = 128 and 2x4 3-5% slower, so neither is
-//            compiled (bench/results/2026-11-30-h200-pingpong-cut; cuBLAS's decode
+//            compiled (H200, 2026-11-30; docs/experiments.md; cuBLAS's decode
 //            kernel there runs 64x96 tiles in 8-CTA clusters). 128 x 144, 128 x 192 and
 //            128 x 256 in 2x2 (a third fewer L2 reads per flop than 2x1; 30 clusters of
 //            4 reach 120 SMs) won none of the 48 shapes in a tune: 0.89 of cuBLAS at
 //            512x4096x4096 against 0.97 for 128 x 128 in 2x1, and at M = 8192 no more work
-//            per SM than 2x1 (bench/results/2026-12-01-h200-cluster-2x2, call 1)
+//            per SM than 2x1 (H200, 2026-12-01; docs/experiments.md)
 //   DYNAMIC  0: static persistent schedule; 1: atomic work counter
 //   PINGPONG 0: cooperative, the BM / 64 consumer warpgroups split every tile's rows;
 //            1: ping-pong (BM = 128), the two consumer warpgroups take whole tiles
 //            in turn, so one's epilogue overlaps the other's main loop. BN = 128
 //            only: 128 x 192 spills (192 accumulators per thread) and ran slower
 //            than its cooperative twin, 128 x 64 slower than the other tiles
-//            (bench/results/2026-11-30-h200-llm-pingpong)
+//            (H200, 2026-11-30; docs/experiments.md)
 //   BK       K depth of a stage: 64 is one 128-byte swizzle row of bf16 (the 128B
 //            swizzle is the only mode whose atoms wgmma reads conflict-free at full
 //            width), one TMA box per operand; 128 is two such boxes behind one
@@ -65,7 +65,7 @@
 //            flight. On the 12 M = 128 shapes, the whole kernel: 64x96 0.80 -> 0.89
 //            of cuBLAS (geomean), 64x128 0.88 -> 0.88. 128x128 with BK = 128 (3
 //            stages) won no shape in a tune of all 48 and is not compiled
-//            (bench/results/2026-11-30-h200-decode-stages)
+//            (H200, 2026-11-30; docs/experiments.md)
 // Every instance also takes, at run time, a block-swizzle group (0 = along M) and a
 // split-K factor (1 = bf16 TMA-store epilogue; S > 1 = fp32 partials summed in a
 // fixed order by the last split) or stream-K.

@@ -428,8 +428,8 @@ TEST(TuneConfig, CandidatesOfferStreamKWhereTheLastWaveIsPartial) {
     if (c.bm == 128 && c.bn == 256 && c.cluster_m == 2 && c.cluster_n == 1) EXPECT_FALSE(c.stream_k) << to_string(c);
 }
 
-// The heuristic against what the H200 measured (bench/results/2026-11-29-h200-llm-streamk
-// and 2026-11-29-h200-heuristic): where one configuration ran clearly faster than
+// The heuristic against what the H200 measured (2026-11-29; docs/experiments.md):
+// where one configuration ran clearly faster than
 // another on the same shape, the model must rank it faster too.
 TEST(TuneConfig, HeuristicRanksAsTheH200Measured) {
   struct Measured {

@@ -24,8 +24,7 @@
 // How a CTA leaves (Sm90Exit): a CTA's barriers and buffers belong to it, and once
 // it has exited any operation on them is a violation (its shared memory is gone).
 // k06-k09 end on a cluster barrier: a CTA leaves once every role of its cluster is
-// done. The producer tail (k10's static schedules since bench/results/
-// 2026-12-01-h200-tail, call 1) has no exit barrier: the producer waits once more on
+// done. The producer tail (k10's static schedules) has no exit barrier: the producer waits once more on
 // each ring slot's empty barrier (the last releases, the peers' included), and a CTA
 // leaves once its own roles are done.
 //
