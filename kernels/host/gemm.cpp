@@ -52,7 +52,9 @@ std::string tma_operand_rules(const GemmShape& s, const GemmOperands& ops) {
 void gemm(const GemmShape& shape, const GemmOperands& ops, cudaStream_t stream, const std::string& kernel) {
   const RunnableKernel k = resolve_kernel(kernel);
   if (auto why = validate_problem(shape, ops); !why.empty()) throw GemmError(why);
-  if (auto why = k.can_implement(shape, ops); !why.empty()) throw GemmError(kernel == "auto" ? why : k.name + ": " + why);
+  // A named kernel's refusal names it; auto's ("no kernel can implement ...") says it all.
+  if (auto why = k.can_implement(shape, ops); !why.empty())
+    throw GemmError(kernel == "auto" ? why : k.name + ": " + why);
   k.launch(shape, ops, stream);
 }
 

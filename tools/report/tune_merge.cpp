@@ -111,7 +111,8 @@ std::string format_merge(const MergeResult& r) {
         break;
       case MergeDecision::Outcome::taken:
         ++taken;
-        std::snprintf(buf, sizeof buf, "%s: %s -> %s (kept at best %.3f, tuned at worst %.3f; fastest launch %.4f -> %.4f ms)\n",
+        std::snprintf(buf, sizeof buf,
+                      "%s: %s -> %s (kept at best %.3f, tuned at worst %.3f; fastest launch %.4f -> %.4f ms)\n",
                       shape.c_str(), d.kept_config.c_str(), d.tuned_config.c_str(), d.kept_best_ratio,
                       d.tuned_worst_ratio, d.kept_min_ms, d.tuned_min_ms);
         break;
@@ -123,7 +124,8 @@ std::string format_merge(const MergeResult& r) {
                         d.kept_best_ratio);
         else
           std::snprintf(buf, sizeof buf,
-                        "%s: kept %s: %s's ratios win (%.3f > %.3f) but its fastest launch is slower (%.4f ms > %.4f ms)\n",
+                        "%s: kept %s: %s's ratios win (%.3f > %.3f) but its fastest launch is slower "
+                        "(%.4f ms > %.4f ms)\n",
                         shape.c_str(), d.kept_config.c_str(), d.tuned_config.c_str(), d.tuned_worst_ratio,
                         d.kept_best_ratio, d.tuned_min_ms, d.kept_min_ms);
         break;
