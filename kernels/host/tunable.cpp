@@ -10,6 +10,7 @@
 #include <tuple>
 #include <mutex>
 #include <sstream>
+#include <string_view>
 #include <utility>
 
 #include "common/sm90_address.hpp"
@@ -21,6 +22,7 @@
 #include "sm90/k10_tunable.hpp"
 #include "sm90/ladder.hpp"
 #include "tune/cache.hpp"
+#include "tune/shipped.hpp"
 
 namespace gemmscope::sm90::k10 {
 namespace {
@@ -222,6 +224,21 @@ CacheState& cache_state() {
   return s;
 }
 
+// The caches that ship with the library, where one has entries for this GPU, CUDA
+// runtime, driver major and kernel version; else one notice, and the heuristic.
+void load_shipped_locked(CacheState& st) {
+  const tune::TuneKey here = tune_key_here({0, 0, 0});
+  st.path = "shipped with gemmscope";
+  st.cache = tune::shipped_entries_for(here);
+  st.loaded = true;
+  st.chosen.clear();
+  if (st.cache.entries.empty())
+    std::fprintf(stderr,
+                 "gemmscope: no shipped tuning cache for %s (CUDA %s, driver %s, kernel version %d): auto uses its "
+                 "heuristic; `gemmscope tune` makes a cache for this GPU (GEMMSCOPE_TUNE_CACHE=FILE)\n",
+                 here.gpu.c_str(), here.cuda.c_str(), here.driver.c_str(), here.kernel_version);
+}
+
 void load_locked(CacheState& st, const std::string& path) {
   st.path = path;
   st.cache = path.empty() ? tune::TuneCache{} : tune::load_tune_cache(path);
@@ -278,8 +295,12 @@ TunedChoice choose(const GemmShape& s) {
   CacheState& st = cache_state();
   const std::lock_guard<std::mutex> lock(st.mutex);
   if (!st.loaded) {
+    // Unset: the shipped caches. "" or "none": the heuristic alone. Else a file.
     const char* env = std::getenv("GEMMSCOPE_TUNE_CACHE");
-    load_locked(st, env ? env : "");
+    if (env == nullptr)
+      load_shipped_locked(st);
+    else
+      load_locked(st, std::string_view(env) == "none" ? "" : env);
   }
   int device = 0;
   check_cuda(cudaGetDevice(&device), "k10 device");

@@ -1,11 +1,17 @@
 #pragma once
 // Autotuned dispatch of the tunable kernel (k10): which configuration runs a shape.
-//   1. the tuning cache (JSON written by `gemmscope tune`), if it holds an entry for
-//      this GPU, CUDA runtime, driver, kernel version and shape;
+//   1. the tuning cache, if it holds an entry for this GPU, CUDA runtime, driver,
+//      kernel version and shape;
 //   2. otherwise tune::heuristic (a cost model over the compiled instances).
-// The cache is $GEMMSCOPE_TUNE_CACHE, read at the first dispatch, or the file given
-// to use_tune_cache. A cache written on another GPU/CUDA/driver/kernel version is
-// not an error: its entries are ignored with one warning on stderr.
+// The cache, chosen at the first dispatch:
+//   - use_tune_cache(FILE), or $GEMMSCOPE_TUNE_CACHE=FILE: that JSON file (written by
+//     `gemmscope tune`); "" (or GEMMSCOPE_TUNE_CACHE=none): the heuristic alone;
+//   - otherwise the caches shipped with the library (kernels/tune/caches/, compiled
+//     in; tune/shipped.hpp), whose entries apply on the same GPU, CUDA runtime and
+//     kernel version with a driver of the same major version. A GPU they do not cover
+//     (an H100, say) gets the heuristic and one notice on stderr.
+// Entries from another GPU/CUDA/driver/kernel version in a file are not an error: they
+// are ignored with one warning on stderr.
 #include <string>
 
 #include "gemmscope/gemm.hpp"
