@@ -288,7 +288,7 @@ tune::TuneKey tune_key_here(const GemmShape& s) {
 void use_tune_cache(const std::string& path) {
   CacheState& st = cache_state();
   const std::lock_guard<std::mutex> lock(st.mutex);
-  load_locked(st, path);
+  load_locked(st, path == "none" ? "" : path);
 }
 
 TunedChoice choose(const GemmShape& s) {

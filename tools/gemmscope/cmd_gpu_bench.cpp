@@ -41,10 +41,10 @@ const gemmscope::cli::Registration reg{"bench", [](CLI::App& app) {
   cmd->add_option("--kernels", args->kernels,
                   "comma-separated names of the kernel registry: " + gemmscope::known_kernel_names() +
                       ". auto is what gemmscope::gemm runs: k10 through the tuning cache (--tune-cache, "
-                      "$GEMMSCOPE_TUNE_CACHE), else its heuristic; sm100 runs on a Blackwell GPU only")
+                      "$GEMMSCOPE_TUNE_CACHE, else the cache shipped for this GPU), else its heuristic; sm100 runs on a Blackwell GPU only")
       ->capture_default_str();
   cmd->add_option("--shapes", args->shapes, "comma-separated MxNxK, or a shape-set file (CSV model,layer,m,n,k; e.g. bench/shapes/llm_projections.csv)")->capture_default_str();
-  cmd->add_option("--tune-cache", args->cache, "tuning cache for auto/k10 (default: $GEMMSCOPE_TUNE_CACHE)");
+  cmd->add_option("--tune-cache", args->cache, "tuning cache file for auto/k10 (default: $GEMMSCOPE_TUNE_CACHE; unset: the cache shipped with gemmscope for this GPU; 'none': the heuristic alone)");
   cmd->add_option("--warmup", args->warmup, "untimed rounds per shape")->check(CLI::Range(0, 1000))->capture_default_str();
   cmd->add_option("--repeats", args->repeats, "timed rounds per shape")->check(CLI::Range(1, 100000))->capture_default_str();
   cmd->add_option("--csv", args->csv, "write the rows as CSV to this file");

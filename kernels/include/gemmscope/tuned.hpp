@@ -25,7 +25,8 @@ struct TunedChoice {
   std::string source;  // "tuning cache <path>" or "heuristic"
 };
 
-// Throws tune::TuneCacheError for an unreadable or corrupt file; "" forgets the cache.
+// Throws tune::TuneCacheError for an unreadable or corrupt file; "" or "none": no
+// cache (the heuristic alone), the shipped caches included.
 void use_tune_cache(const std::string& path);
 TunedChoice choose(const GemmShape& shape);
 // The driver version as nvidia-smi prints it ("580.159.04", from
