@@ -13,6 +13,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "tune/text/output_file.hpp"
 #include "tune/text/shown_text.hpp"
 #include "tune/text/text_file.hpp"
 
@@ -477,6 +478,8 @@ TuneCache load_tune_cache(const std::string& path) {
   const TextFile file = read_text_file(path, kMaxCacheBytes);
   if (file.error == ENOENT) return {};
   if (file.error != 0) throw TuneCacheError("cannot read tune cache '" + path + "': " + std::strerror(file.error));
+  if (file.not_regular)
+    throw TuneCacheError("cannot read tune cache '" + path + "': it is " + file.not_regular + ", not a regular file");
   if (file.too_large)
     throw TuneCacheError("cannot read tune cache '" + path + "': larger than the limit of " +
                          std::to_string(kMaxCacheBytes) + " bytes (64 MiB)");
@@ -486,38 +489,10 @@ TuneCache load_tune_cache(const std::string& path) {
 void save_tune_cache(const std::string& path, const TuneCache& cache) {
   const std::string prefix = "cannot write tune cache '" + path + "'";
   const std::string text = render(cache, prefix);  // refuses before any file is touched
-  const std::string tmp = path + ".tmp." + std::to_string(::getpid());
-  auto give_up = [&](const std::string& step, int error) {
-    ::unlink(tmp.c_str());
-    fail(prefix, step + ": " + std::strerror(error));
-  };
-  const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (fd < 0) fail(prefix, "cannot create '" + tmp + "': " + std::strerror(errno));
-  size_t written = 0;
-  while (written < text.size()) {
-    const ssize_t n = ::write(fd, text.data() + written, text.size() - written);
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      const int error = errno;
-      ::close(fd);
-      give_up("cannot write '" + tmp + "'", error);
-    }
-    written += static_cast<size_t>(n);
-  }
-  if (::fsync(fd) != 0) {
-    const int error = errno;
-    ::close(fd);
-    give_up("cannot flush '" + tmp + "' to disk", error);
-  }
-  if (::close(fd) != 0) give_up("cannot close '" + tmp + "'", errno);
-  if (::rename(tmp.c_str(), path.c_str()) != 0) give_up("cannot rename '" + tmp + "' to it", errno);
-  // Make the rename itself durable; a failure here leaves a complete file either way.
-  const size_t slash = path.rfind('/');
-  const std::string dir = slash == std::string::npos ? "." : (slash == 0 ? "/" : path.substr(0, slash));
-  const int dir_fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  if (dir_fd >= 0) {
-    ::fsync(dir_fd);
-    ::close(dir_fd);
+  try {
+    write_output_file(path, text, "tune cache", /*durable=*/true);
+  } catch (const OutputFileError& e) {
+    fail(prefix, e.reason());
   }
 }
 

@@ -92,8 +92,9 @@ std::string to_json(const TuneCache& cache);
 // naming the path and the problem.
 TuneCache load_tune_cache(const std::string& path);
 
-// Atomic: writes path.tmp.<pid>, flushes it to disk, renames it over path. On any
-// failure the temporary is removed, path is left as it was, and TuneCacheError is thrown.
+// Atomic (tune/text/output_file.hpp): a temporary file beside path, flushed to disk,
+// renamed over path. On any failure the temporary is removed, path is left as it was,
+// and TuneCacheError is thrown.
 void save_tune_cache(const std::string& path, const TuneCache& cache);
 
 }  // namespace gemmscope::tune

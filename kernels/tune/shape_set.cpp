@@ -130,6 +130,8 @@ std::vector<NamedShape> parse_shape_set(std::string_view text, const std::string
 std::vector<NamedShape> load_shape_set(const std::string& path) {
   const TextFile file = read_text_file(path, kMaxShapeSetBytes);
   if (file.error != 0) throw ShapeSetError("cannot read shape set '" + path + "': " + std::strerror(file.error));
+  if (file.not_regular)
+    throw ShapeSetError("cannot read shape set '" + path + "': it is " + file.not_regular + ", not a regular file");
   if (file.too_large)
     throw ShapeSetError("cannot read shape set '" + path + "': larger than the limit of " +
                         std::to_string(kMaxShapeSetBytes) + " bytes (16 MiB)");

@@ -104,9 +104,8 @@ BenchRun load_bench_csv(const std::string& path, const std::string& name) {
   constexpr size_t kMaxCsvBytes = size_t{64} << 20;  // a bench CSV is a few hundred lines
   const TextFile file = read_text_file(path, kMaxCsvBytes);
   const std::string shown = "bench CSV = " + shown_text(path);
-  if (file.error != 0)
-    throw std::invalid_argument(shown + (file.read_failed ? " cannot be read (" : " cannot be opened (") +
-                                std::strerror(file.error) + ")");
+  if (file.error != 0 || file.not_regular)
+    throw std::invalid_argument(shown + " " + input_problem(file.error, file.not_regular, file.read_failed));
   if (file.too_large) throw std::invalid_argument(shown + " is larger than 64 MiB");
   return read_bench_csv(file.text, name);
 }

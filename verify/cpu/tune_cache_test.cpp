@@ -446,18 +446,18 @@ TEST_F(TuneCacheFiles, RefusedCacheLeavesTheFileAlone) {
 TEST_F(TuneCacheFiles, MissingDirectoryThrowsAndLeavesNothing) {
   const fs::path path = dir / "no" / "cache.json";
   const std::string message = save_refusal(path.string(), TuneCache{});
-  EXPECT_EQ(message, "cannot write tune cache '" + path.string() + "': cannot create '" + path.string() + ".tmp." +
-                         std::to_string(::getpid()) + "': No such file or directory");
+  EXPECT_EQ(message, "cannot write tune cache '" + path.string() + "': cannot create a file in " +
+                         (dir / "no").string() + " (No such file or directory)");
   EXPECT_FALSE(fs::exists(dir / "no"));
   EXPECT_TRUE(names().empty());
 }
 
-TEST_F(TuneCacheFiles, FailedRenameRemovesTheTemporary) {
-  // The target is a directory: the temporary is written, the rename fails.
+TEST_F(TuneCacheFiles, DirectoryTargetIsRefusedBeforeAnyFile) {
+  // The target is a directory: refused by its type, no temporary file created.
   const fs::path path = dir / "cache.json";
   fs::create_directory(path);
   const std::string message = save_refusal(path.string(), parse_tune_cache(kValid));
-  EXPECT_EQ(message.rfind("cannot write tune cache '" + path.string() + "': cannot rename '", 0), 0u) << message;
+  EXPECT_EQ(message, "cannot write tune cache '" + path.string() + "': a directory; give a file path") << message;
   EXPECT_EQ(names(), std::vector<std::string>{"cache.json"});
   EXPECT_TRUE(fs::is_directory(path));
 }
@@ -476,8 +476,8 @@ TEST_F(TuneCacheFiles, FailedWriteLeavesTheFileAlone) {
   const std::string message = save_refusal(path.string(), parse_tune_cache(kValid));
   ::setrlimit(RLIMIT_FSIZE, &saved);
   std::signal(SIGXFSZ, saved_handler);
-  EXPECT_EQ(message, "cannot write tune cache '" + path.string() + "': cannot write '" + path.string() + ".tmp." +
-                         std::to_string(::getpid()) + "': File too large");
+  EXPECT_EQ(message, "cannot write tune cache '" + path.string() +
+                         "': writing failed (File too large); the file was left as it was");
   EXPECT_EQ(contents(path), "old");
   EXPECT_EQ(names(), std::vector<std::string>{"cache.json"});
 }
