@@ -64,30 +64,39 @@ InstructionCost analyze_instruction(const model::WarpAccess& access, const model
   return out;
 }
 
-TraceAnalysis analyze_trace(const Trace& trace, const model::PhaseRule& rule) {
-  TraceAnalysis a;
-  std::map<std::pair<std::string, Stage>, size_t> stage_index;
-  std::map<std::string, size_t> kernel_index;
-  for (size_t i = 0; i < trace.records.size(); ++i) {
-    const TraceRecord& r = trace.records[i];
-    InstructionCost c;
-    try {
-      c = analyze_instruction(r.access, rule);
-    } catch (const model::ModelError& e) {
-      throw TraceError("record " + std::to_string(i) + ": " + e.what());
-    }
-    c.record = i;
-    const std::string& kernel = trace.kernel_of(r);
-    auto [s, new_stage] = stage_index.try_emplace({kernel, r.stage}, a.stages.size());
-    if (new_stage) a.stages.push_back(GroupCost{kernel, std::string(to_string(r.stage))});
-    auto [k, new_kernel] = kernel_index.try_emplace(kernel, a.kernels.size());
-    if (new_kernel) a.kernels.push_back(GroupCost{kernel, ""});
-    a.stages[s->second].add(c);
-    a.kernels[k->second].add(c);
-    a.total.add(c);
-    a.instructions.push_back(std::move(c));
+TraceAnalyzer::TraceAnalyzer(const Trace& header, model::PhaseRule rule) : header_(header), rule_(std::move(rule)) {}
+
+InstructionCost TraceAnalyzer::add(const TraceRecord& r) {
+  InstructionCost c;
+  try {
+    c = analyze_instruction(r.access, rule_);
+  } catch (const model::ModelError& e) {
+    throw TraceError("record " + std::to_string(records_) + ": " + e.what());
   }
-  a.total.kernel = trace.kernel;
+  c.record = static_cast<size_t>(records_++);
+  const std::string& kernel = header_.kernel_of(r);
+  auto [s, new_stage] = stage_index_.try_emplace({kernel, r.stage}, analysis_.stages.size());
+  if (new_stage) analysis_.stages.push_back(GroupCost{kernel, std::string(to_string(r.stage))});
+  auto [k, new_kernel] = kernel_index_.try_emplace(kernel, analysis_.kernels.size());
+  if (new_kernel) analysis_.kernels.push_back(GroupCost{kernel, ""});
+  analysis_.stages[s->second].add(c);
+  analysis_.kernels[k->second].add(c);
+  analysis_.total.add(c);
+  return c;
+}
+
+TraceAnalysis TraceAnalyzer::finish() && {
+  analysis_.total.kernel = header_.kernel;
+  return std::move(analysis_);
+}
+
+TraceAnalysis analyze_trace(const Trace& trace, const model::PhaseRule& rule) {
+  TraceAnalyzer analyzer(trace, rule);
+  std::vector<InstructionCost> instructions;
+  instructions.reserve(trace.records.size());
+  for (const TraceRecord& r : trace.records) instructions.push_back(analyzer.add(r));
+  TraceAnalysis a = std::move(analyzer).finish();
+  a.instructions = std::move(instructions);
   return a;
 }
 
@@ -95,15 +104,18 @@ namespace {
 
 std::string bank_text(int bank) { return bank < 0 ? std::string("none") : std::to_string(bank); }
 
+// The name is the trace's text (a kernel name of any length): padded to 34, never cut.
 std::string group_line(const GroupCost& g, const std::string& name) {
-  char line[256];
+  char numbers[160];
   const int worst = g.banks.worst_bank();
-  std::snprintf(line, sizeof line, "  %-34s %7lld %11lld %8lld %10lld  %s\n", name.c_str(),
-                static_cast<long long>(g.instructions), static_cast<long long>(g.wavefronts),
-                static_cast<long long>(g.ideal), static_cast<long long>(g.conflicts()),
-                worst < 0 ? "none" : (std::to_string(worst) + " (excess " +
-                                      std::to_string(g.banks.excess[worst]) + ")").c_str());
-  return line;
+  std::snprintf(numbers, sizeof numbers, " %7lld %11lld %8lld %10lld  ", static_cast<long long>(g.instructions),
+                static_cast<long long>(g.wavefronts), static_cast<long long>(g.ideal),
+                static_cast<long long>(g.conflicts()));
+  std::string line = "  " + name;
+  if (line.size() < 36) line.resize(36, ' ');
+  return line + numbers +
+         (worst < 0 ? "none" : std::to_string(worst) + " (excess " + std::to_string(g.banks.excess[worst]) + ")") +
+         "\n";
 }
 
 nlohmann::json group_json(const GroupCost& g) {
@@ -123,9 +135,9 @@ nlohmann::json group_json(const GroupCost& g) {
 
 }  // namespace
 
-std::string format_analysis(const Trace& trace, const TraceAnalysis& a, bool per_instruction) {
+std::string format_analysis_summary(const Trace& trace, uint64_t records, const TraceAnalysis& a) {
   std::string out;
-  out += "trace: " + std::to_string(trace.records.size()) + " instructions" +
+  out += "trace: " + std::to_string(records) + " instructions" +
          (trace.kernel.empty() ? "" : ", kernel " + trace.kernel) +
          (trace.source.empty() ? "" : ", source " + trace.source) +
          "  (phase rule: 128 bytes per phase, unconfirmed)\n";
@@ -144,22 +156,53 @@ std::string format_analysis(const Trace& trace, const TraceAnalysis& a, bool per
       }
   }
   if (a.kernels.size() > 1) out += group_line(a.total, "total");
-  if (!per_instruction) return out;
-  out += "\n";
+  return out;
+}
+
+std::string format_instruction_heading() {
+  char head[256];
   std::snprintf(head, sizeof head, "%6s %-20s %4s %5s %6s %11s %6s %10s  %-11s %s\n", "record", "stage", "cta",
                 "warp", "width", "wavefronts", "ideal", "conflicts", "worst bank", "label");
-  out += head;
-  for (const InstructionCost& c : a.instructions) {
-    const TraceRecord& r = trace.records[c.record];
-    char line[512];
-    const std::string worst =
-        c.worst_bank < 0 ? "none" : bank_text(c.worst_bank) + " x" + std::to_string(c.worst_bank_words);
-    std::snprintf(line, sizeof line, "%6zu %-20s %4u %5u %6d %11d %6d %10d  %-11s %s\n", c.record,
-                  std::string(to_string(r.stage)).c_str(), r.cta, r.warp, r.access.width_bytes, c.cost.wavefronts,
-                  c.cost.ideal, c.cost.conflicts(), worst.c_str(), r.access.label.substr(0, 200).c_str());
-    out += line;
-  }
+  return "\n" + std::string(head);
+}
+
+std::string format_instruction_line(const Trace&, const TraceRecord& r, const InstructionCost& c) {
+  char line[512];
+  const std::string worst =
+      c.worst_bank < 0 ? "none" : bank_text(c.worst_bank) + " x" + std::to_string(c.worst_bank_words);
+  // The label is free text of any length: cut to 200 bytes, the rest of the line is at
+  // most about 110, so the buffer always holds it.
+  std::snprintf(line, sizeof line, "%6zu %-20s %4u %5u %6d %11d %6d %10d  %-11s %s\n", c.record,
+                std::string(to_string(r.stage)).c_str(), r.cta, r.warp, r.access.width_bytes, c.cost.wavefronts,
+                c.cost.ideal, c.cost.conflicts(), worst.c_str(), r.access.label.substr(0, 200).c_str());
+  return line;
+}
+
+std::string format_analysis(const Trace& trace, const TraceAnalysis& a, bool per_instruction) {
+  std::string out = format_analysis_summary(trace, trace.records.size(), a);
+  if (!per_instruction) return out;
+  out += format_instruction_heading();
+  for (const InstructionCost& c : a.instructions) out += format_instruction_line(trace, trace.records[c.record], c);
   return out;
+}
+
+nlohmann::json instruction_json(const Trace& trace, const TraceRecord& r, const InstructionCost& c) {
+  std::vector<int> per_phase;
+  for (const model::PhaseCost& p : c.cost.phases) per_phase.push_back(p.wavefronts);
+  return {{"record", c.record},
+          {"kernel", trace.kernel_of(r)},
+          {"stage", to_string(r.stage)},
+          {"cta", r.cta},
+          {"warp", r.warp},
+          {"width", r.access.width_bytes},
+          {"kind", model::to_string(r.access.kind)},
+          {"wavefronts", c.cost.wavefronts},
+          {"ideal", c.cost.ideal},
+          {"conflicts", c.cost.conflicts()},
+          {"phase_wavefronts", per_phase},
+          {"worst_bank", c.worst_bank < 0 ? nlohmann::json(nullptr) : nlohmann::json(c.worst_bank)},
+          {"worst_bank_words", c.worst_bank_words},
+          {"label", r.access.label}};
 }
 
 nlohmann::json analysis_json(const Trace& trace, const TraceAnalysis& a, bool per_instruction) {
@@ -174,25 +217,7 @@ nlohmann::json analysis_json(const Trace& trace, const TraceAnalysis& a, bool pe
                    {"total", group_json(a.total)}};
   if (per_instruction) {
     nlohmann::json list = nlohmann::json::array();
-    for (const InstructionCost& c : a.instructions) {
-      const TraceRecord& r = trace.records[c.record];
-      std::vector<int> per_phase;
-      for (const model::PhaseCost& p : c.cost.phases) per_phase.push_back(p.wavefronts);
-      list.push_back({{"record", c.record},
-                      {"kernel", trace.kernel_of(r)},
-                      {"stage", to_string(r.stage)},
-                      {"cta", r.cta},
-                      {"warp", r.warp},
-                      {"width", r.access.width_bytes},
-                      {"kind", model::to_string(r.access.kind)},
-                      {"wavefronts", c.cost.wavefronts},
-                      {"ideal", c.cost.ideal},
-                      {"conflicts", c.cost.conflicts()},
-                      {"phase_wavefronts", per_phase},
-                      {"worst_bank", c.worst_bank < 0 ? nlohmann::json(nullptr) : nlohmann::json(c.worst_bank)},
-                      {"worst_bank_words", c.worst_bank_words},
-                      {"label", r.access.label}});
-    }
+    for (const InstructionCost& c : a.instructions) list.push_back(instruction_json(trace, trace.records[c.record], c));
     j["instructions"] = list;
   }
   return j;

@@ -1,9 +1,12 @@
 #include "gemmscope/traces/golden.hpp"
 
 #include <algorithm>
-#include <fstream>
 #include <set>
 #include <sstream>
+
+#include "strict_json.hpp"
+#include "tune/text/output_file.hpp"
+#include "tune/text/text_file.hpp"
 
 namespace gemmscope::traces {
 
@@ -247,11 +250,18 @@ GoldenTrace golden_from_json(const json& doc, const std::string& source) {
 
 GoldenTrace read_golden(const std::filesystem::path& path) {
   const std::string source = path.filename().string();
-  std::ifstream in(path);
-  if (!in) throw GoldenError(source + ": cannot open " + path.string());
+  const TextFile file = read_text_file(path.string(), kMaxGoldenFileBytes);
+  if (file.error != 0 || file.not_regular)
+    throw GoldenError(source + ": cannot read " + path.string() + ": it " +
+                      input_problem(file.error, file.not_regular, file.read_failed));
+  if (file.too_large)
+    throw GoldenError(source + ": larger than the limit of " + std::to_string(kMaxGoldenFileBytes) +
+                      " bytes for a golden trace");
   json doc;
   try {
-    doc = json::parse(in);
+    doc = detail::parse_strict_json(file.text, kMaxGoldenDepth);
+  } catch (const detail::StrictJsonError& e) {
+    throw GoldenError(source + ": not valid JSON: " + e.what());
   } catch (const json::exception& e) {  // parse_error, and out_of_range for numbers like 1e400
     throw GoldenError(source + ": not valid JSON: " + e.what());
   }
@@ -266,11 +276,11 @@ std::filesystem::path write_golden(const std::filesystem::path& dir, const Golde
   std::ostringstream text;
   dump_compact(to_json(trace), text, 0);
   text << "\n";
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  if (!out) throw GoldenError(path.string() + ": cannot open for writing");
-  out << text.str();
-  out.close();
-  if (!out) throw GoldenError(path.string() + ": write failed");
+  try {
+    write_output_file(path.string(), text.str(), "golden trace");
+  } catch (const OutputFileError& e) {
+    throw GoldenError(path.string() + ": " + e.reason());
+  }
   return path;
 }
 

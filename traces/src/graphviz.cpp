@@ -66,7 +66,10 @@ std::string instruction_dot(const Trace& trace, size_t record_index, const std::
   if (record_index >= trace.records.size())
     throw TraceError("instruction = " + std::to_string(record_index) + " must be below the trace's " +
                      std::to_string(trace.records.size()) + " records");
-  const TraceRecord& r = trace.records[record_index];
+  return instruction_dot(trace, trace.records[record_index], record_index, title);
+}
+
+std::string instruction_dot(const Trace& trace, const TraceRecord& r, size_t record_index, const std::string& title) {
   const model::WarpAccess& a = r.access;
   const InstructionCost cost = analyze_instruction(a);
 
@@ -167,9 +170,13 @@ std::string instruction_dot(const Trace& trace, size_t record_index, const std::
 }
 
 std::string heatmap_dot(const Trace& trace, const TraceAnalysis& analysis, const std::string& title) {
+  return heatmap_dot(trace, trace.records.size(), analysis, title);
+}
+
+std::string heatmap_dot(const Trace& trace, uint64_t records, const TraceAnalysis& analysis, const std::string& title) {
   std::string heading = title.empty() ? "Bank pressure by stage: " +
                                             (trace.kernel.empty() ? std::string("trace") : trace.kernel) + " (" +
-                                            std::to_string(trace.records.size()) + " records)"
+                                            std::to_string(records) + " records)"
                                       : title;
   std::string out = "digraph bank_heatmap {\n  graph [fontname=\"Helvetica\"];\n  node [fontname=\"Helvetica\"];\n";
   out += "  heatmap [shape=plaintext, label=<\n<table border=\"0\" cellborder=\"1\" cellspacing=\"0\" "

@@ -1,5 +1,7 @@
 #include "gemmscope/traces/model_traces.hpp"
 
+#include <algorithm>
+
 #include "gemmscope/model/fragments.hpp"
 #include "gemmscope/model/tma_box.hpp"
 
@@ -223,7 +225,20 @@ Trace pattern_trace(std::string_view pattern_name, model::SwizzleMode swizzle, u
   else if (p.name.rfind("epilogue", 0) == 0) stage = Stage::EpilogueStore;
   else if (p.name.rfind("vector-load", 0) == 0) stage = Stage::Load;
   else if (p.name.rfind("vector-store", 0) == 0) stage = Stage::Store;
+  if (base > kMaxAddress)
+    throw TraceError("base = " + std::to_string(base) + " is past the 32-bit shared window (at most " +
+                     std::to_string(kMaxAddress) + ")");
   const std::vector<model::WarpAccess> accesses = p.make(swizzle, base);
+  // A trace holds 32-bit shared addresses (its reader refuses more): refuse the base
+  // rather than write a trace that does not read back.
+  uint64_t highest = 0;
+  for (const model::WarpAccess& a : accesses)
+    for (int lane = 0; lane < model::kWarpSize; ++lane)
+      if (a.active(lane)) highest = std::max(highest, a.address[lane]);
+  if (highest > kMaxAddress)
+    throw TraceError("base = " + std::to_string(base) + " puts the pattern's addresses up to " +
+                     std::to_string(highest) + ", past the 32-bit shared window (at most " +
+                     std::to_string(kMaxAddress) + ")");
   const size_t per_warp = stage == Stage::EpilogueStore ? accesses.size() / kWarps : accesses.size();
   for (size_t i = 0; i < accesses.size(); ++i) {
     TraceRecord r;

@@ -6,7 +6,9 @@
 // instructions: costs add").
 #include <array>
 #include <cstdint>
+#include <map>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -61,6 +63,25 @@ struct TraceAnalysis {
 // Throws TraceError naming the record when one breaks WarpAccess::validate().
 TraceAnalysis analyze_trace(const Trace& trace, const model::PhaseRule& rule = model::default_phase_rule());
 
+// The same analysis one record at a time, for a trace that streams (TraceReader):
+// memory holds the groups only. add() returns the record's cost for the caller to
+// print or drop; finish() gives the groups (instructions stays empty).
+class TraceAnalyzer {
+ public:
+  explicit TraceAnalyzer(const Trace& header, model::PhaseRule rule = model::default_phase_rule());
+  InstructionCost add(const TraceRecord& record);  // its index: the records added before it
+  uint64_t records() const { return records_; }
+  TraceAnalysis finish() &&;
+
+ private:
+  const Trace& header_;
+  model::PhaseRule rule_;
+  TraceAnalysis analysis_;
+  std::map<std::pair<std::string, Stage>, size_t> stage_index_;
+  std::map<std::string, size_t> kernel_index_;
+  uint64_t records_ = 0;
+};
+
 // The cost of one instruction with its worst bank and bank pressure.
 InstructionCost analyze_instruction(const model::WarpAccess& access,
                                     const model::PhaseRule& rule = model::default_phase_rule());
@@ -69,5 +90,13 @@ InstructionCost analyze_instruction(const model::WarpAccess& access,
 std::string format_analysis(const Trace& trace, const TraceAnalysis& analysis, bool per_instruction);
 // JSON: {"kernels": [...], "stages": [...], "total": {...}, "instructions": [...] (optional)}.
 nlohmann::json analysis_json(const Trace& trace, const TraceAnalysis& analysis, bool per_instruction);
+
+// format_analysis and analysis_json in pieces, for a trace that streams: the summary
+// (`records`: how many were analysed), the per-instruction heading and one line or
+// object per record. format_analysis = summary + (heading + lines).
+std::string format_analysis_summary(const Trace& header, uint64_t records, const TraceAnalysis& analysis);
+std::string format_instruction_heading();
+std::string format_instruction_line(const Trace& header, const TraceRecord& record, const InstructionCost& cost);
+nlohmann::json instruction_json(const Trace& header, const TraceRecord& record, const InstructionCost& cost);
 
 }  // namespace gemmscope::traces

@@ -18,6 +18,12 @@ namespace gemmscope::traces {
 
 std::string instruction_dot(const Trace& trace, size_t record_index, const std::string& title = "");
 std::string heatmap_dot(const Trace& trace, const TraceAnalysis& analysis, const std::string& title = "");
+// The same for a trace that streams (TraceReader): its header, the one record (and
+// its index), or the record count and the groups of a TraceAnalyzer.
+std::string instruction_dot(const Trace& header, const TraceRecord& record, size_t record_index,
+                            const std::string& title = "");
+std::string heatmap_dot(const Trace& header, uint64_t records, const TraceAnalysis& analysis,
+                        const std::string& title = "");
 // Throws ModelError (through SmemTile::validate) for a tile the model refuses.
 std::string swizzle_dot(model::SwizzleMode swizzle, uint32_t rows, uint32_t row_bytes, uint64_t base = 0);
 

@@ -5,6 +5,7 @@
 // form are in docs/traces.md.
 #include <cstdint>
 #include <filesystem>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -71,26 +72,69 @@ struct Trace {
 inline constexpr uint64_t kMaxAddress = 0xFFFFFFFFull;
 // Longest line the reader accepts (a record line is about 500 bytes).
 inline constexpr size_t kMaxLineBytes = 1 << 16;
+// Largest trace file read (TraceReader streams it: memory does not grow with it).
+inline constexpr uint64_t kMaxTraceFileBytes = uint64_t{1} << 30;
+// Most records a whole Trace in memory holds (read_trace_file, parse_trace): at
+// sizeof(TraceRecord), about 350 bytes each, 1.5 GB. A JSON-lines header that
+// declares more is refused before any record is read. The commands stream instead.
+inline constexpr size_t kMaxRecordsInMemory = size_t{1} << 22;
 
 enum class TraceFormat { JsonLines, Text };
 // "jsonl" / "text"; parse_trace_format throws TraceError.
 std::string_view to_string(TraceFormat format);
 TraceFormat parse_trace_format(std::string_view name);
 
-// Reads either form: JSON lines when the first non-blank character is '{', else the
-// text form. `source_name` prefixes error messages ("k04.jsonl:3: ...").
+// A trace read one record at a time, in constant memory (a line at a time, at most
+// kMaxLineBytes): either form, JSON lines when the first non-blank character is '{',
+// else the text form. `source_name` prefixes error messages ("k04.jsonl:3: ...").
 // Throws TraceError on anything malformed, truncated or out of range; never crashes.
+// Refused besides: a key given twice in a JSON object; an address on an inactive lane
+// (it would be dropped: write null or '-'); a file that is not a regular file (a
+// directory, a FIFO, /dev/zero), before any read; a file past kMaxTraceFileBytes.
+class TraceReader {
+ public:
+  explicit TraceReader(const std::filesystem::path& path);
+  // Over text in memory (not copied: it must outlive the reader).
+  TraceReader(std::string_view text, std::string_view source_name);
+  ~TraceReader();
+  TraceReader(const TraceReader&) = delete;
+  TraceReader& operator=(const TraceReader&) = delete;
+
+  // The header's fields (kernel, source, description, smem_base); no records.
+  const Trace& header() const;
+  // JSON lines: the header's record count; the text form has none.
+  std::optional<uint64_t> declared_records() const;
+  // The next record; false at the end (where a JSON-lines count is checked).
+  bool next(TraceRecord& record);
+  uint64_t records_read() const;
+  const std::string& source_name() const;
+
+ private:
+  struct State;
+  std::unique_ptr<State> state_;
+};
+
+// The whole trace in memory, through TraceReader; refuses more than
+// kMaxRecordsInMemory records.
 Trace parse_trace(std::string_view text, std::string_view source_name = "<input>");
 Trace read_trace_file(const std::filesystem::path& path);
 
 // JSON lines: a header object, then one object per record; writes every field, and
 // the record count in the header so that a truncated file is refused.
+// The writers write only what the reader reads back: a record the reader would refuse
+// (an active lane's address past kMaxAddress, a width or alignment validate() refuses,
+// a warp past 31) or a header smem_base past kMaxAddress throws TraceError naming it.
 std::string write_trace_jsonl(const Trace& trace);
 // The text form: one instruction a line, WIDTH KIND MASK ADDR0 .. ADDR31 ('-' for an
 // inactive lane), with each record's stage, CTA, warp and label in a comment line
 // before it (the reader ignores comments: stage, CTA, warp and label do not survive).
 std::string write_trace_text(const Trace& trace);
 std::string write_trace(const Trace& trace, TraceFormat format);
+// The same text a piece at a time, for a trace that streams (`trace convert`): the
+// header (JSON lines: with the record count), then each record (`index` for messages).
+std::string write_trace_header(const Trace& header, uint64_t records, TraceFormat format);
+std::string write_trace_record(const Trace& header, const TraceRecord& record, uint64_t index, TraceFormat format);
+// All or nothing (tune/text/output_file.hpp): a temporary file renamed over `path`.
 void write_trace_file(const std::filesystem::path& path, const Trace& trace, TraceFormat format);
 
 // The same access as the reader gives back: inactive lanes' addresses set to 0.
@@ -101,5 +145,8 @@ bool same_record(const Trace& a_trace, const TraceRecord& a, const Trace& b_trac
 // The first difference between two lists of records (index and what differs), or
 // nothing when they agree record for record.
 std::optional<std::string> first_difference(const Trace& a, const Trace& b);
+// What differs between record `index` of two traces, or nothing (first_difference's words).
+std::optional<std::string> record_difference(uint64_t index, const Trace& a_trace, const TraceRecord& a,
+                                             const Trace& b_trace, const TraceRecord& b);
 
 }  // namespace gemmscope::traces
