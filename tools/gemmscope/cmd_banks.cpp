@@ -3,6 +3,7 @@
 // per phase, with the lanes that collide in each bank. The model: model/banks.hpp
 // (the phase rule is UNCONFIRMED on hardware) and model/access_patterns.hpp.
 #include <cstdio>
+#include <filesystem>
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -11,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "command.hpp"
+#include "options.hpp"
 #include "gemmscope/model/access_patterns.hpp"
 #include "gemmscope/model/banks.hpp"
 #include "gemmscope/traces/analysis.hpp"
@@ -28,7 +30,9 @@ struct BanksArgs {
   bool all = false;
   bool summary = false;
   bool kernel3 = false;
-  std::vector<long long> addresses;  // a hand-made instruction instead of a pattern
+  std::string addresses_text;        // a hand-made instruction instead of a pattern
+  bool have_addresses = false;
+  std::vector<long long> addresses;
   int width_bytes = 4;
   bool store = false;
   std::string trace;  // a trace file (docs/traces.md) instead of a pattern
@@ -95,7 +99,58 @@ void print_detail(int index, const model::AccessCost& c, const model::WarpAccess
   }
 }
 
-void run(const BanksArgs& args) {
+// A whole trace, streamed (TraceReader, TraceAnalyzer): memory holds the groups and,
+// with --all or --json, each instruction's output line, never the records.
+void run_trace(const BanksArgs& args) {
+  traces::TraceReader reader(std::filesystem::path(args.trace));
+  traces::TraceAnalyzer analyzer(reader.header());
+  traces::TraceRecord record;
+  if (args.json && !args.summary) {
+    // Keys sort, so "instructions" is the object's first: print it as the records come.
+    std::string item;
+    std::fputs("{\"instructions\":[", stdout);
+    while (reader.next(record)) {
+      const traces::InstructionCost cost = analyzer.add(record);
+      item = traces::instruction_json(reader.header(), record, cost)
+                 .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+      if (analyzer.records() > 1) std::fputc(',', stdout);
+      std::fputs(item.c_str(), stdout);
+    }
+    const traces::TraceAnalysis a = std::move(analyzer).finish();
+    const std::string rest = traces::analysis_json(reader.header(), a, false)
+                                 .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+    std::printf("],%s\n", rest.c_str() + 1);
+    return;
+  }
+  std::string lines;  // --all: the per-instruction lines, printed after the summary
+  while (reader.next(record)) {
+    const traces::InstructionCost cost = analyzer.add(record);
+    if (args.all) lines += traces::format_instruction_line(reader.header(), record, cost);
+  }
+  const uint64_t records = analyzer.records();
+  const traces::TraceAnalysis a = std::move(analyzer).finish();
+  if (args.json) {
+    std::printf("%s\n", traces::analysis_json(reader.header(), a, false)
+                             .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)
+                             .c_str());
+    return;
+  }
+  std::fputs(traces::format_analysis_summary(reader.header(), records, a).c_str(), stdout);
+  if (args.all) {
+    std::fputs(traces::format_instruction_heading().c_str(), stdout);
+    std::fputs(lines.c_str(), stdout);
+  }
+}
+
+void run(const BanksArgs& args, const CLI::App* cmd) {
+  const char* const everything[] = {"--pattern", "--addresses", "--trace", "--swizzle", "--base",  "--width",
+                                    "--store",   "--kernel3",   "--json",  "--all",     "--summary"};
+  if (args.list || args.kernel3) {
+    const std::string mode = args.list ? "with --list (it lists the patterns, nothing else)"
+                                       : "with --kernel3 (a fixed text comparison)";
+    for (const char* name : everything)
+      if (std::string(name) != "--kernel3" || args.list) refuse_options(cmd, {name}, mode);
+  }
   if (args.list) {
     print_list();
     return;
@@ -104,21 +159,20 @@ void run(const BanksArgs& args) {
     std::printf("%s", model::format_kernel3_bank_comparison(model::kernel3_bank_comparison()).c_str());
     return;
   }
-  if (!args.trace.empty()) {
+  if (args.all && args.summary) refuse_options(cmd, {"--all"}, "with --summary (only the totals)");
+  if (args.all && args.json) refuse_options(cmd, {"--all"}, "with --json (JSON lists every instruction; --summary leaves them out)");
+  if (!args.trace.empty() || given(cmd, "--trace")) {
     // A whole trace: per kernel, per stage and (with --all) per instruction.
-    if (!args.pattern.empty() || !args.addresses.empty())
+    if (!args.pattern.empty() || args.have_addresses)
       throw std::invalid_argument("--trace = " + args.trace + ": give --trace alone, without --pattern or --addresses");
-    const traces::Trace t = traces::read_trace_file(args.trace);
-    const traces::TraceAnalysis a = traces::analyze_trace(t);
-    if (args.json)
-      std::printf("%s\n", traces::analysis_json(t, a, !args.summary)
-                               .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)
-                               .c_str());
-    else
-      std::printf("%s", traces::format_analysis(t, a, args.all).c_str());
+    refuse_options(cmd, {"--swizzle", "--base", "--width", "--store"}, "with --trace (the trace gives the addresses)");
+    if (args.summary && !args.json)
+      refuse_options(cmd, {"--summary"}, "to --trace's text (it is the summary unless --all); use it with --json");
+    run_trace(args);
     return;
   }
-  if (args.pattern.empty() == args.addresses.empty())
+  if (!args.have_addresses) refuse_options(cmd, {"--width", "--store"}, "without --addresses (a pattern sets them)");
+  if (args.pattern.empty() == !args.have_addresses)
     throw std::invalid_argument(std::string("--pattern = ") + (args.pattern.empty() ? "(none)" : args.pattern) +
                                 ": give exactly one of --pattern NAME (see --list) or --addresses A0,A1,...");
   if (args.base < 0) throw std::invalid_argument("--base = " + std::to_string(args.base) + " must be >= 0");
@@ -194,9 +248,8 @@ const Registration registration{"banks", [](CLI::App& root) {
   cmd->add_option("--swizzle", args->swizzle, "Tile swizzle: none, 32B, 64B, 128B, 128B-atom32B")->capture_default_str();
   cmd->add_option("--base", args->base, "Tile base byte address (a multiple of 128 when swizzled, 16 when not)")
       ->capture_default_str();
-  cmd->add_option("--addresses", args->addresses,
-                  "Instead of a pattern: one instruction, lane t at the t-th byte address (comma-separated, up to 32)")
-      ->delimiter(',');
+  cmd->add_option("--addresses", args->addresses_text,
+                  "Instead of a pattern: one instruction, lane t at the t-th byte address (comma-separated, up to 32)");
   cmd->add_option("--trace", args->trace,
                   "Analyse a trace file (JSON lines or the text form WIDTH KIND MASK ADDR0..ADDR31, docs/traces.md): "
                   "per kernel and stage; --all adds every instruction, --json (with --summary: no instructions)");
@@ -208,7 +261,11 @@ const Registration registration{"banks", [](CLI::App& root) {
   cmd->add_flag("--json", args->json, "Print JSON instead of text");
   cmd->add_flag("--all", args->all, "Text: show the phases and collisions of every instruction, not only the first");
   cmd->add_flag("--summary", args->summary, "Only the totals (wavefronts, ideal, conflicts)");
-  cmd->callback([args] { run(*args); });
+  cmd->callback([args, cmd] {
+    args->have_addresses = given(cmd, "--addresses");
+    if (args->have_addresses) args->addresses = integer_list(args->addresses_text, "--addresses", 1 << 16);
+    run(*args, cmd);
+  });
 }};
 
 }  // namespace

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "command.hpp"
+#include "options.hpp"
 #include "gemmscope/model/desc_interpreter.hpp"
 #include "gemmscope/model/desc_sm100.hpp"
 #include "gemmscope/model/desc_sm90.hpp"
@@ -110,44 +111,57 @@ void run_decode(const DescArgs& a) {
     std::printf("%s\n", text.c_str());
 }
 
-void run_map(const DescArgs& a, bool have_bits) {
+// Streamed: each element printed as it is computed, so memory does not grow with
+// --rows x --k (up to 4096 x 4096 = 16M lines).
+void run_map(const DescArgs& a, bool have_bits, const CLI::App* cmd) {
+  if (have_bits)
+    refuse_options(cmd, {"--start", "--lbo", "--sbo", "--swizzle", "--base-offset", "--lbo-mode"},
+                   "with --desc (the descriptor word gives every field)");
   if (a.rows < 1 || a.rows > 4096) refuse("--rows", a.rows, "must be in 1..4096");
   if (a.k < 1 || a.k > 4096) refuse("--k", a.k, "must be in 1..4096");
   if (a.elem_bytes != 1 && a.elem_bytes != 2 && a.elem_bytes != 4)
     refuse("--elem-bytes", a.elem_bytes, "must be 1, 2 or 4");
   const model::OperandExtent op{static_cast<uint32_t>(a.rows), static_cast<uint32_t>(a.k),
                                 model::parse_operand_major(a.major), static_cast<uint32_t>(a.elem_bytes)};
-  std::vector<model::ElementAddress> map;
+  model::CanonicalSmemLayout layout;
   uint64_t bits = 0;
   if (is_sm90(a.arch)) {
     const auto d =
         have_bits ? model::SmemDescriptorSm90::decode(parse_hex64(a.bits_text, "descriptor")) : sm90_from_fields(a);
     bits = d.encode();
-    map = model::descriptor_address_map(d, op);
+    layout = model::CanonicalSmemLayout::from(d);
   } else {
     const auto d =
         have_bits ? model::SmemDescriptorSm100::decode(parse_hex64(a.bits_text, "descriptor")) : sm100_from_fields(a);
     bits = d.encode();
-    map = model::descriptor_address_map(d, op);
+    layout = model::CanonicalSmemLayout::from(d);
   }
+  layout.check_operand(op);
   if (a.json) {
-    nlohmann::ordered_json elems = nlohmann::ordered_json::array();
-    for (const auto& e : map) elems.push_back({e.row, e.k, e.address});
     char hex[19];
     std::snprintf(hex, sizeof hex, "0x%016llx", static_cast<unsigned long long>(bits));
-    nlohmann::ordered_json j{{"arch", a.arch},
-                             {"descriptor", hex},
-                             {"rows", op.rows},
-                             {"k", op.k_elems},
-                             {"major", model::to_string(op.major)},
-                             {"elem_bytes", op.elem_bytes},
-                             {"columns", {"row", "k", "address"}},
-                             {"elements", elems}};
-    std::printf("%s\n", j.dump().c_str());
+    const nlohmann::ordered_json j{{"arch", a.arch},
+                                   {"descriptor", hex},
+                                   {"rows", op.rows},
+                                   {"k", op.k_elems},
+                                   {"major", model::to_string(op.major)},
+                                   {"elem_bytes", op.elem_bytes},
+                                   {"columns", {"row", "k", "address"}}};
+    std::string head = j.dump();
+    head.pop_back();  // the closing brace: "elements" follows
+    std::fputs(head.c_str(), stdout);
+    std::fputs(",\"elements\":[", stdout);
+    for (uint32_t r = 0; r < op.rows; ++r)
+      for (uint32_t k = 0; k < op.k_elems; ++k)
+        std::printf("%s[%u,%u,%llu]", r == 0 && k == 0 ? "" : ",", r, k,
+                    static_cast<unsigned long long>(layout.address(op, r, k)));
+    std::fputs("]}\n", stdout);
     return;
   }
   std::printf("%5s %5s %8s\n", "row", "k", "address");
-  for (const auto& e : map) std::printf("%5u %5u %8llu\n", e.row, e.k, static_cast<unsigned long long>(e.address));
+  for (uint32_t r = 0; r < op.rows; ++r)
+    for (uint32_t k = 0; k < op.k_elems; ++k)
+      std::printf("%5u %5u %8llu\n", r, k, static_cast<unsigned long long>(layout.address(op, r, k)));
 }
 
 void add_field_options(CLI::App* cmd, DescArgs& a) {
@@ -185,7 +199,7 @@ const Registration reg{
       map->add_option("--major", args->major, "K or MN")->capture_default_str();
       map->add_option("--elem-bytes", args->elem_bytes, "element size in bytes")->capture_default_str();
       map->add_flag("--json", args->json, "print one JSON object");
-      map->callback([args] { run_map(*args, !args->bits_text.empty()); });
+      map->callback([args, map] { run_map(*args, given(map, "--desc"), map); });
     }};
 
 }  // namespace

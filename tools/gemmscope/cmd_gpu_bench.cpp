@@ -1,12 +1,13 @@
 // gemmscope bench: kernels of the registry (the ladder, auto, cuBLAS, ...)
 // interleaved on the same rotating buffers; one line per (kernel, shape); CSV and JSON with the environment.
-#include <fstream>
 #include <memory>
 
 #include "gemmscope/kernel_registry.hpp"
 #include "gemmscope/tuned.hpp"
 
 #include "command.hpp"
+#include "options.hpp"
+#include "tune/text/output_file.hpp"
 #include "bench/harness.hpp"
 #include "shapes_arg.hpp"
 
@@ -19,21 +20,6 @@ struct BenchArgs {
   std::string csv, json, cache;
   bool quiet = false, clean_l2 = false, clocks = false;
 };
-
-std::vector<std::string> split(const std::string& s) {
-  std::vector<std::string> out;
-  std::string cur;
-  for (char c : s) {
-    if (c == ',') {
-      if (!cur.empty()) out.push_back(cur);
-      cur.clear();
-    } else {
-      cur += c;
-    }
-  }
-  if (!cur.empty()) out.push_back(cur);
-  return out;
-}
 
 const gemmscope::cli::Registration reg{"bench", [](CLI::App& app) {
   auto args = std::make_shared<BenchArgs>();
@@ -59,22 +45,18 @@ const gemmscope::cli::Registration reg{"bench", [](CLI::App& app) {
                 "TFLOP/s as a percent of the dense bf16 peak at that clock); needs the driver's libnvidia-ml.so.1");
   cmd->callback([args] {
     gemmscope::harness::BenchOptions opt;
-    opt.kernels = split(args->kernels);
+    opt.kernels = gemmscope::cli::list_items(args->kernels, "--kernels", 1000);
     // Unknown names and malformed configurations fail before any GPU work.
     for (const auto& k : opt.kernels) gemmscope::resolve_kernel(k);
     for (const auto& ns : gemmscope::cli::shapes_arg(args->shapes)) {
       opt.shapes.push_back({ns.m, ns.n, ns.k});
       opt.labels.push_back(gemmscope::cli::shape_label(ns));
     }
-    // Output files are tried before the run (in append mode: an existing file is
-    // kept until the new report replaces it), so a bad path fails in a second.
-    auto try_out = [](const std::string& path, const char* what) {
-      if (path.empty()) return;
-      if (!std::ofstream(path, std::ios::app))
-        throw std::invalid_argument(std::string(what) + " '" + path + "' cannot be opened for writing");
-    };
-    try_out(args->csv, "--csv");
-    try_out(args->json, "--json");
+    // Output files are checked before the run (a temporary file made and removed in
+    // the folder: nothing is created or truncated), so a bad path fails in a second;
+    // the report is written all or nothing after it.
+    if (!args->csv.empty()) gemmscope::check_output_file(args->csv, "--csv");
+    if (!args->json.empty()) gemmscope::check_output_file(args->json, "--json");
     // Bad names and shapes are refused (status 2) before looking for a GPU (status 3).
     std::string why;
     if (!gemmscope::harness::gpu_available(&why)) {
@@ -99,13 +81,8 @@ const gemmscope::cli::Registration reg{"bench", [](CLI::App& app) {
                 report.env.cuda_runtime.c_str(), report.env.sm_clock_before_mhz.c_str(),
                 report.env.sm_clock_after_mhz.c_str(), report.env.commit.c_str(), report.env.date.c_str());
     std::printf("%s", report.to_table().c_str());
-    auto write = [](const std::string& path, const std::string& text) {
-      if (path.empty()) return;
-      std::ofstream f(path);
-      if (!(f << text)) throw std::runtime_error("writing '" + path + "' failed");
-    };
-    write(args->csv, report.to_csv());
-    write(args->json, report.to_json());
+    if (!args->csv.empty()) gemmscope::write_output_file(args->csv, report.to_csv(), "--csv");
+    if (!args->json.empty()) gemmscope::write_output_file(args->json, report.to_json(), "--json");
   });
 }};
 

@@ -4,6 +4,7 @@
 
 #include "bench/harness.hpp"
 #include "command.hpp"
+#include "options.hpp"
 #include "gemmscope/kernel_registry.hpp"
 
 namespace {
@@ -41,14 +42,10 @@ const gemmscope::cli::Registration reg{"check", [](CLI::App& app) {
   cmd->add_option("--seed", args->seed, "seed (0: from the clock; printed)");
   cmd->add_option("--max-dim", args->max_dim, "largest M, N, K drawn")->check(CLI::Range(1, 1 << 16))->capture_default_str();
   cmd->add_option("--shapes", args->shapes, "fixed MxNxK list instead of random shapes");
-  cmd->callback([args] {
-    std::vector<std::string> kernels;
-    {
-      std::string cur;
-      for (char c : args->kernels + ",") {
-        if (c == ',') { if (!cur.empty()) kernels.push_back(cur); cur.clear(); } else cur += c;
-      }
-    }
+  cmd->callback([args, cmd] {
+    const std::vector<std::string> kernels = gemmscope::cli::list_items(args->kernels, "--kernels", 1000);
+    if (!args->shapes.empty())
+      gemmscope::cli::refuse_options(cmd, {"--cases", "--max-dim"}, "with --shapes (they draw random shapes)");
     std::vector<gemmscope::RunnableKernel> resolved;
     for (const auto& k : kernels) resolved.push_back(gemmscope::resolve_kernel(k));
     std::vector<gemmscope::GemmShape> shapes;

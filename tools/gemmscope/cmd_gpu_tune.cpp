@@ -1,18 +1,21 @@
 // gemmscope tune: time every candidate configuration of the tunable kernel (k10)
 // per shape, interleaved with cuBLAS, and keep the fastest correct one in the
 // tuning cache (JSON) that gemmscope::gemm and `bench --kernels auto` dispatch by.
+#include <cerrno>
 #include <cstdio>
-#include <fstream>
 #include <memory>
 #include <stdexcept>
 
 #include "command.hpp"
+#include "options.hpp"
 #include "bench/harness.hpp"
 #include "bench/tune.hpp"
 #include "shapes_arg.hpp"
 #include "tune/cache.hpp"
 #include "tune/config.hpp"
 #include "tune/outcome.hpp"
+#include "tune/text/output_file.hpp"
+#include "tune/text/text_file.hpp"
 
 namespace {
 
@@ -70,15 +73,9 @@ const gemmscope::cli::Registration reg{"tune", [](CLI::App& app) {
     if (!cmd->get_subcommands().empty()) return;  // `tune merge` (cmd_tune_merge.cpp) ran instead
     gemmscope::harness::TuneOptions opt;
     opt.shapes = gemmscope::cli::shapes_arg(args->shapes);
-    std::string cur;
-    for (const char c : args->only + ",") {
-      if (c != ',') {
-        cur += c;
-        continue;
-      }
-      if (!cur.empty()) opt.only.push_back(gemmscope::tune::parse_selection_item(cur));
-      cur.clear();
-    }
+    if (gemmscope::cli::given(cmd, "--configs"))
+      for (const std::string& item : gemmscope::cli::list_items(args->only, "--configs", 100000))
+        opt.only.push_back(gemmscope::tune::parse_selection_item(item));
     opt.cache_path = args->cache;
     opt.warmup = args->warmup;
     opt.repeats = args->repeats;
@@ -95,34 +92,38 @@ const gemmscope::cli::Registration reg{"tune", [](CLI::App& app) {
     } catch (const gemmscope::tune::TuneCacheError& e) {
       throw std::invalid_argument(e.what());
     }
-    // --times: checked before any GPU work; an existing file must be one of ours.
-    std::shared_ptr<std::ofstream> times;
-    bool times_need_header = false;  // a new or empty file: the header goes with the first rows
+    // --times: checked before any GPU work; an existing file must be one of ours. Each
+    // shape's rows are added to what the file held and the whole written again, all or
+    // nothing (tune/text/output_file.hpp): a run that fails leaves the file as it was
+    // (no empty file), one stopped part-way leaves every shape it finished.
+    std::shared_ptr<std::string> times;
     if (!args->times.empty()) {
       const std::string header = gemmscope::tune::sweep_times_header();
-      std::ifstream in(args->times, std::ios::binary);
-      std::string first;
-      const bool fresh = !in || !std::getline(in, first);
-      if (!fresh && first + "\n" != header)
+      const gemmscope::TextFile old = gemmscope::read_text_file(args->times, size_t{256} << 20);
+      if (old.not_regular || (old.error != 0 && old.error != ENOENT))
+        throw std::invalid_argument("--times = " + args->times + " " +
+                                    gemmscope::input_problem(old.error, old.not_regular, old.read_failed));
+      if (old.too_large) throw std::invalid_argument("--times = " + args->times + " is larger than 256 MiB");
+      const std::string first = old.text.substr(0, old.text.find('\n'));
+      if (!old.text.empty() && first + "\n" != header)
         throw std::invalid_argument("--times " + args->times + ": its first line is '" + first.substr(0, 80) +
                                     "', not the header of a tune --times CSV (" + header.substr(0, header.size() - 1) +
                                     "); refusing to append to it");
-      times = std::make_shared<std::ofstream>(args->times, std::ios::app | std::ios::binary);
-      if (!*times) throw std::invalid_argument("--times " + args->times + ": cannot open for appending");
-      times_need_header = fresh;
+      gemmscope::check_output_file(args->times, "--times");
+      times = std::make_shared<std::string>(old.text);
     }
     // Each shape's row as soon as it is done, so a sweep stopped part-way still
     // shows what it tuned (the cache has it too: it is saved after every shape).
-    opt.on_shape = [header = true, times, times_need_header](const gemmscope::tune::ShapeOutcome& o) mutable {
+    opt.on_shape = [header = true, times, path = args->times](const gemmscope::tune::ShapeOutcome& o) mutable {
       if (header) std::fputs(gemmscope::tune::outcome_table_header().c_str(), stdout);
       header = false;
       std::fputs(gemmscope::tune::outcome_table_row(o).c_str(), stdout);
       std::fflush(stdout);
       const std::string rows = times ? gemmscope::tune::sweep_times_rows(o) : std::string();
       if (!rows.empty()) {
-        if (times_need_header) *times << gemmscope::tune::sweep_times_header();
-        times_need_header = false;
-        *times << rows << std::flush;
+        if (times->empty()) *times = gemmscope::tune::sweep_times_header();
+        *times += rows;
+        gemmscope::write_output_file(path, *times, "--times");
       }
     };
     try {

@@ -4,12 +4,14 @@
 // print the verdict, and optionally write the timeline as SVG. The logic lives in the engine and the
 // bindings; this file only parses options and prints.
 #include <cstdio>
-#include <fstream>
+#include <cstdlib>
 #include <memory>
 #include <stdexcept>
 #include <string>
 
 #include "command.hpp"
+#include "options.hpp"
+#include "tune/text/output_file.hpp"
 #include "gemmscope/model/pipeline_sim.hpp"
 
 #include "gemmscope/testing/sm100_binding.hpp"
@@ -25,6 +27,7 @@ struct SimArgs {
   long long tiles_m = 1, tiles_n = 2, k_blocks = 4, clusters = 1, stages = 3, consumers = 2, cluster_m = 2, group = 2;
   bool exhaustive = false;
   long long max_states = 200000;
+  long long max_steps = 10'000'000;
   std::string mutate;
   std::string exit = "barrier";
   bool warps = false;
@@ -42,30 +45,62 @@ uint32_t positive(const char* field, long long v, long long hi) {
   throw std::invalid_argument("--mutate = " + m + " is not one of: " + list);
 }
 
-// Runs `sim` and reports; returns the exit status (0 clean, 1 violation found).
+// The exit statuses of a run: a violation is a finding (1); a run cut short by the
+// step or state limit found nothing and proved nothing (4); bad input is 2.
+constexpr int kExitClean = 0, kExitViolation = 1, kExitLimit = 4;
+
+// Steps of one random schedule (--max-steps): by default far above any run the size
+// limits below admit.
+constexpr long long kMaxSteps = 10'000'000;
+constexpr long long kMaxStates = 2'000'000;
+
+// Runs `sim` and reports; returns the exit status.
 template <class World>
 int run_and_report(World& sim, const SimArgs& a, const std::string& title) {
   if (a.exhaustive) {
     const model::sim::ExploreResult r = model::sim::explore(sim, static_cast<uint64_t>(a.max_states));
+    if (r.ok() && !r.complete) {
+      std::printf("%s: exhaustive search: stopped at the state limit --max-states = %lld after %llu states "
+                  "(not a violation: the states searched hold none; the rest were not searched)\n",
+                  title.c_str(), a.max_states, static_cast<unsigned long long>(r.states));
+      return kExitLimit;
+    }
     std::printf("%s: exhaustive search: %llu states, %s, %s\n", title.c_str(),
                 static_cast<unsigned long long>(r.states), r.complete ? "complete" : "stopped at --max-states",
                 r.ok() ? "no violation" : ("VIOLATION " + std::string(to_string(r.violation))).c_str());
     if (!r.ok()) std::printf("  %s\n  after %zu steps\n", r.message.c_str(), r.trail.size());
-    if (!a.svg.empty()) std::printf("(--svg draws one random schedule: run without --exhaustive)\n");
-    return r.ok() ? 0 : 1;
+    return r.ok() ? kExitClean : kExitViolation;
   }
-  const model::sim::SimResult r = model::sim::run_random(sim, a.seed);
+  // The timeline's events are kept only for --svg: without it memory stays flat.
+  sim.set_logging(!a.svg.empty());
+  const model::sim::SimResult r = model::sim::run_random(sim, a.seed, static_cast<uint64_t>(a.max_steps));
+  if (r.violation == model::sim::Violation::step_limit) {
+    std::printf("%s: seed %llu: stopped at the step limit --max-steps = %lld (not a violation: the schedule had not "
+                "finished)\n",
+                title.c_str(), static_cast<unsigned long long>(a.seed), a.max_steps);
+    return kExitLimit;
+  }
   std::printf("%s: seed %llu: %llu steps, %zu outputs, %s\n", title.c_str(), static_cast<unsigned long long>(a.seed),
               static_cast<unsigned long long>(r.steps), sim.outputs_in_order().size(),
               r.ok() ? "ok" : ("VIOLATION " + std::string(to_string(r.violation))).c_str());
   if (!r.ok()) std::printf("  %s\n", r.message.c_str());
   if (!a.svg.empty()) {
-    std::ofstream out(a.svg);
-    if (!out) throw std::runtime_error("cannot write " + a.svg);
-    out << model::sim::timeline_svg(sim, title + ", seed " + std::to_string(a.seed));
+    write_output_file(a.svg, model::sim::timeline_svg(sim, title + ", seed " + std::to_string(a.seed)), "--svg");
     std::printf("timeline: %s (%u roles, %zu events)\n", a.svg.c_str(), sim.role_count(), sim.events().size());
   }
-  return r.ok() ? 0 : 1;
+  return r.ok() ? kExitClean : kExitViolation;
+}
+
+// The run's size, refused before any work: the product of the size options (tiles x
+// k-blocks) bounds its steps, so a run takes seconds and its memory stays small.
+void limit_work(const char* what, long long work, long long limit, const SimArgs& a) {
+  const long long svg_limit = 4096;  // a timeline of about 50,000 events
+  if (work > limit)
+    throw std::invalid_argument(std::string(what) + " = " + std::to_string(work) + " must be at most " +
+                                std::to_string(limit) + " (the size of one simulated run)");
+  if (!a.svg.empty() && work > svg_limit)
+    throw std::invalid_argument(std::string(what) + " = " + std::to_string(work) + " must be at most " +
+                                std::to_string(svg_limit) + " with --svg (the timeline draws every event)");
 }
 
 int run_synthetic(const SimArgs& a) {
@@ -74,6 +109,7 @@ int run_synthetic(const SimArgs& a) {
   c.consumers = positive("--consumers", a.consumers, 8);
   c.tiles = positive("--tiles-n", a.tiles_n, 100000);
   c.k_blocks = positive("--k-blocks", a.k_blocks, 100000);
+  limit_work("--tiles-n x --k-blocks", a.tiles_n * a.k_blocks, 1'000'000, a);
   const char* list = "producer-wrong-phase, consumer-wrong-phase, missing-arrive, stage-off-by-one, repeat-tile";
   if (a.mutate == "producer-wrong-phase") c.producer_wrong_initial_phase = true;
   else if (a.mutate == "consumer-wrong-phase") c.consumer_wrong_initial_phase = true;
@@ -94,6 +130,7 @@ int run_sm100(const SimArgs& a) {
   c.tiles_n = positive("--tiles-n", a.tiles_n, 64);
   c.k_blocks = positive("--k-blocks", a.k_blocks, 256);
   c.resident_clusters = positive("--clusters", a.clusters, 8);
+  limit_work("--tiles-m x --tiles-n x --k-blocks", a.tiles_m * a.tiles_n * a.k_blocks, 262'144, a);
   c.epilogue_lockstep = !a.warps;
   auto& m = c.mutations;
   const char* list =
@@ -132,6 +169,10 @@ int run_sm90(const SimArgs& a, testing::sim::Sm90Kernel kernel) {
   c.group = positive("--group", a.group, 64);
   c.store_boxes = positive("--store-boxes", a.store_boxes, 8);
   c.deferred_epilogue = a.deferred_epilogue;
+  // k06/k07 launch a CTA per work tile, all simulated at once: each step looks at every one.
+  const bool per_tile = kernel == testing::sim::Sm90Kernel::k06 || kernel == testing::sim::Sm90Kernel::k07;
+  if (per_tile) limit_work("--tiles-m x --tiles-n", a.tiles_m * a.tiles_n, 256, a);
+  limit_work("--tiles-m x --tiles-n x --k-blocks", a.tiles_m * a.tiles_n * a.k_blocks, per_tile ? 16'384 : 262'144, a);
   auto& m = c.mutations;
   if (a.exit == "tail") c.exit = testing::sim::Sm90Exit::producer_tail;
   else if (a.exit != "barrier") throw std::invalid_argument("--exit = " + a.exit + " is not one of: barrier, tail");
@@ -168,14 +209,41 @@ int run_sm90(const SimArgs& a, testing::sim::Sm90Kernel kernel) {
   return run_and_report(sim, a, title);
 }
 
-int run_sim(const SimArgs& a) {
-  if (a.max_states < 1) throw std::invalid_argument("--max-states = " + std::to_string(a.max_states) + " must be >= 1");
-  if (a.kernel == "synthetic") return run_synthetic(a);
+int run_sim(const SimArgs& a, const CLI::App* cmd) {
+  if (a.max_states < 1 || a.max_states > kMaxStates)
+    throw std::invalid_argument("--max-states = " + std::to_string(a.max_states) + " must be in 1.." +
+                                std::to_string(kMaxStates));
+  if (a.max_steps < 1 || a.max_steps > kMaxSteps)
+    throw std::invalid_argument("--max-steps = " + std::to_string(a.max_steps) + " must be in 1.." +
+                                std::to_string(kMaxSteps));
+  if (a.exhaustive)
+    refuse_options(cmd, {"--seed", "--svg", "--max-steps"}, "with --exhaustive (it searches every schedule, not one random one)");
+  else
+    refuse_options(cmd, {"--max-states"}, "without --exhaustive (it bounds the search of every schedule)");
+  const std::string to = "to --kernel " + shown_text(a.kernel);
+  if (a.kernel == "synthetic") {
+    refuse_options(cmd, {"--tiles-m", "--clusters", "--cluster-m", "--group", "--store-boxes", "--deferred-epilogue",
+                         "--warps", "--exit"},
+                   to);
+    return run_synthetic(a);
+  }
   using testing::sim::Sm90Kernel;
-  if (a.kernel == "sm100") return run_sm100(a);
+  if (a.kernel == "sm100") {
+    refuse_options(cmd, {"--stages", "--consumers", "--cluster-m", "--group", "--store-boxes", "--deferred-epilogue",
+                         "--exit"},
+                   to);
+    return run_sm100(a);
+  }
   for (Sm90Kernel k : {Sm90Kernel::k06, Sm90Kernel::k07, Sm90Kernel::k08_static, Sm90Kernel::k08_dynamic,
                        Sm90Kernel::k09_static, Sm90Kernel::k09_dynamic})
-    if (a.kernel == testing::sim::to_string(k)) return run_sm90(a, k);
+    if (a.kernel == testing::sim::to_string(k)) {
+      refuse_options(cmd, {"--stages", "--consumers", "--warps"}, to);
+      if (k == Sm90Kernel::k06 || k == Sm90Kernel::k07)
+        refuse_options(cmd, {"--clusters"}, to + " (a CTA per work tile; --clusters counts persistent workers)");
+      if (k != Sm90Kernel::k09_static && k != Sm90Kernel::k09_dynamic)
+        refuse_options(cmd, {"--group"}, to + " (only k09 orders tiles in bands)");
+      return run_sm90(a, k);
+    }
   throw std::invalid_argument("--kernel = " + a.kernel +
                               " is not one of: synthetic, sm100, k06, k07, k08-static, k08-dynamic, k09-static, "
                               "k09-dynamic");
@@ -208,15 +276,25 @@ const Registration reg{
       cmd->add_flag("--warps", args->warps, "sm100: one role per epilogue warp (default: the four in lockstep)");
       cmd->add_flag("--exhaustive", args->exhaustive,
                     "search every interleaving (kernels with a 2-stage ring) instead of one random one");
-      cmd->add_option("--max-states", args->max_states, "bound of --exhaustive")->capture_default_str();
+      cmd->add_option("--max-states", args->max_states,
+                      "bound of --exhaustive, 1..2000000; reaching it ends with exit status 4 (not a violation)")
+          ->capture_default_str();
+      cmd->add_option("--max-steps", args->max_steps,
+                      "bound of one random schedule, 1..10000000; reaching it ends with exit status 4 (not a "
+                      "violation)")
+          ->capture_default_str();
       cmd->add_option("--mutate", args->mutate, "inject a bug through the binding (see the error for the list)");
       cmd->add_option("--exit", args->exit,
                       "k06-k09: how a CTA leaves: barrier (a cluster barrier at the end, as the kernels do) or tail "
                       "(no exit barrier; the producer waits for its ring's last releases)")
           ->capture_default_str();
-      cmd->callback([args] {
+      cmd->callback([args, cmd] {
         // A violation is a finding, not bad input: exit status 1 (main prints the line).
-        if (run_sim(*args) != 0) throw std::runtime_error("the schedule broke a check (see above)");
+        // A run cut short by a limit: exit status 4, its line printed above.
+        const int status = run_sim(*args, cmd);
+        if (status == kExitLimit)
+          throw CommandExit{kExitLimit, "sim stopped at a limit before the schedule finished (not a violation)"};
+        if (status != kExitClean) throw std::runtime_error("the schedule broke a check (see above)");
       });
     }};
 

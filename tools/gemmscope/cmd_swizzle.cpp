@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "command.hpp"
+#include "options.hpp"
 #include "gemmscope/model/swizzle.hpp"
 
 namespace gemmscope::cli {
@@ -45,6 +46,13 @@ void print_table(const SwizzleArgs& args, model::SwizzleMode mode) {
   if (args.row_bytes < 16 || args.row_bytes > 1024 || args.row_bytes % 16 != 0)
     refuse("--row-bytes", args.row_bytes, "must be a multiple of 16 in 16..1024");
   if (args.base < 0 || args.base % 16 != 0) refuse("--base", args.base, "must be a non-negative multiple of 16");
+  // Shared addresses are 32-bit: the table's last byte stays below 2^32, which also
+  // keeps every sum and difference below in range.
+  const long long table_bytes = args.rows * args.row_bytes;
+  if (args.base > (1ll << 32) - table_bytes)
+    refuse("--base", args.base,
+           "must be at most 2^32 - rows x row-bytes = " + std::to_string((1ll << 32) - table_bytes) +
+               " (the table stays in the 32-bit shared window)");
   const uint64_t base = static_cast<uint64_t>(args.base);
   const uint64_t row_bytes = static_cast<uint64_t>(args.row_bytes);
   const int chunks = static_cast<int>(row_bytes / 16);
@@ -98,11 +106,13 @@ void print_table(const SwizzleArgs& args, model::SwizzleMode mode) {
   }
 }
 
-void run(const SwizzleArgs& args) {
+void run(const SwizzleArgs& args, const CLI::App* cmd) {
   const model::SwizzleMode mode = model::parse_swizzle_mode(args.mode);
   if (args.table == args.have_offset)
     throw std::invalid_argument("swizzle query = " + std::string(args.table ? "both" : "none") +
                                 ": give exactly one of --offset N or --table");
+  if (!args.table)
+    refuse_options(cmd, {"--rows", "--row-bytes", "--base", "--logical"}, "with --offset (they shape --table)");
   if (args.table)
     print_table(args, mode);
   else
@@ -125,7 +135,7 @@ const Registration registration{"swizzle", [](CLI::App& root) {
   cmd->add_option("--base", args->base, "Byte address of the table's first row, a multiple of 16")
       ->capture_default_str();
   cmd->add_flag("--json", args->json, "Print JSON instead of text");
-  cmd->callback([args] { run(*args); });
+  cmd->callback([args, cmd] { run(*args, cmd); });
 }};
 
 }  // namespace

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "command.hpp"
+#include "options.hpp"
 #include "gemmscope/model/tmem.hpp"
 
 namespace gemmscope::cli {
@@ -20,8 +21,10 @@ struct TmemArgs {
   bool json = false;
 };
 
-void run_tmem(const TmemArgs& a) {
+void run_tmem(const TmemArgs& a, const CLI::App* cmd) {
   const model::TmemLdShape shape = model::parse_tmem_ld_shape(a.shape);
+  if (shape != model::TmemLdShape::S16x32bx2)
+    refuse_options(cmd, {"--half-split-offset"}, "to --shape " + a.shape + " (only 16x32bx2 splits its halves)");
   if (a.num < 1 || a.num > 128) throw std::invalid_argument("--num = " + std::to_string(a.num) + " must be in 1..128");
   if (a.half_split_offset < 0 || a.half_split_offset > 511)
     throw std::invalid_argument("--half-split-offset = " + std::to_string(a.half_split_offset) + " must be in 0..511");
@@ -68,7 +71,7 @@ const Registration reg{
                       "16x32bx2: column offset of threads 16-31 (0 = num, adjacent)")
           ->capture_default_str();
       cmd->add_flag("--json", args->json, "print one JSON object");
-      cmd->callback([args] { run_tmem(*args); });
+      cmd->callback([args, cmd] { run_tmem(*args, cmd); });
     }};
 
 }  // namespace

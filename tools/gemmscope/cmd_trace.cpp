@@ -3,11 +3,14 @@
 // as a trace, format conversion, and trace-vs-trace or trace-vs-model comparison.
 // `gemmscope trace record` (the GPU) is in cmd_gpu_trace.cpp.
 #include <cstdio>
+#include <filesystem>
 #include <memory>
 #include <stdexcept>
 #include <string>
 
 #include "command.hpp"
+#include "options.hpp"
+#include "tune/text/output_file.hpp"
 #include "gemmscope/model/access_patterns.hpp"
 #include "gemmscope/traces/device_decode.hpp"
 #include "gemmscope/traces/model_traces.hpp"
@@ -38,15 +41,55 @@ void add_output(CLI::App* cmd, Output& out) {
       ->capture_default_str();
 }
 
+// Standard output, or a file written all or nothing (tune/text/output_file.hpp).
+class Sink {
+ public:
+  explicit Sink(const Output& out) : path_(out.path) {
+    if (!path_.empty()) file_ = std::make_unique<OutputFile>(path_, "-o");
+  }
+  void write(const std::string& text) {
+    if (file_) file_->write(text);
+    else if (std::fwrite(text.data(), 1, text.size(), stdout) != text.size())
+      throw std::runtime_error("writing to standard output failed");
+  }
+  void finish(uint64_t records, traces::TraceFormat f) {
+    if (!file_) return;
+    file_->commit();
+    std::fprintf(stderr, "wrote %s: %llu records (%s)\n", path_.c_str(), static_cast<unsigned long long>(records),
+                 std::string(traces::to_string(f)).c_str());
+  }
+
+ private:
+  std::string path_;
+  std::unique_ptr<OutputFile> file_;
+};
+
 void emit(const traces::Trace& t, const Output& out) {
   const traces::TraceFormat f = traces::parse_trace_format(out.format);
-  if (out.path.empty()) {
-    std::fputs(traces::write_trace(t, f).c_str(), stdout);
-    return;
+  const std::string text = traces::write_trace(t, f);  // refuses what would not read back, before any file
+  Sink sink(out);
+  sink.write(text);
+  sink.finish(t.records.size(), f);
+}
+
+// Read and written a record at a time. JSON lines out needs the count in its header:
+// from a JSON-lines input's header, else from a first pass over the file.
+void convert(const std::string& in, const Output& out) {
+  const traces::TraceFormat f = traces::parse_trace_format(out.format);
+  const std::filesystem::path path(in);
+  traces::TraceRecord r;
+  uint64_t count = 0;
+  {
+    traces::TraceReader counting(path);
+    if (const auto declared = counting.declared_records()) count = *declared;
+    else if (f == traces::TraceFormat::JsonLines)
+      while (counting.next(r)) ++count;
   }
-  traces::write_trace_file(out.path, t, f);
-  std::fprintf(stderr, "wrote %s: %zu records (%s)\n", out.path.c_str(), t.records.size(),
-               std::string(traces::to_string(f)).c_str());
+  traces::TraceReader reader(path);
+  Sink sink(out);
+  sink.write(traces::write_trace_header(reader.header(), count, f));
+  while (reader.next(r)) sink.write(traces::write_trace_record(reader.header(), r, reader.records_read() - 1, f));
+  sink.finish(reader.records_read(), f);
 }
 
 struct ModelArgs {
@@ -72,20 +115,46 @@ struct CompareArgs {
   bool model = false;
 };
 
-void compare(const CompareArgs& args) {
-  const traces::Trace a = traces::read_trace_file(args.a);
-  traces::Trace b;
-  if (args.model) {
-    if (!args.b.empty()) throw std::invalid_argument("--model = set: give one trace file, not two");
-    b = traces::model_trace_for(a);
-  } else {
-    if (args.b.empty()) throw std::invalid_argument("second trace = (none): give two files, or --model");
-    b = traces::read_trace_file(args.b);
+// Two files read side by side, a record at a time.
+void compare_files(const std::string& a_path, const std::string& b_path) {
+  traces::TraceReader a{std::filesystem::path(a_path)}, b{std::filesystem::path(b_path)};
+  traces::TraceRecord x, y;
+  uint64_t i = 0;
+  for (;; ++i) {
+    const bool more_a = a.next(x), more_b = b.next(y);
+    if (!more_a || !more_b) {
+      // The longer one is read to its end: its count, and a broken tail refused.
+      while (more_a && a.next(x)) {
+      }
+      while (more_b && b.next(y)) {
+      }
+      if (a.records_read() != b.records_read())
+        throw std::runtime_error("traces differ: record counts " + std::to_string(a.records_read()) + " vs " +
+                                 std::to_string(b.records_read()));
+      break;
+    }
+    if (auto diff = traces::record_difference(i, a.header(), x, b.header(), y))
+      throw std::runtime_error("traces differ: " + *diff);  // exit status 1
   }
+  std::printf("match: %llu records agree (kernel, stage, CTA, warp, width, kind, mask, addresses)\n",
+              static_cast<unsigned long long>(i));
+}
+
+void compare(const CompareArgs& args) {
+  if (!args.model) {
+    if (args.b.empty()) throw std::invalid_argument("second trace = (none): give two files, or --model");
+    compare_files(args.a, args.b);
+    return;
+  }
+  if (!args.b.empty()) throw std::invalid_argument("--model = set: give one trace file, not two");
+  // The model's trace has as many records as the recording's CTAs ask for: the
+  // recording is read whole (kMaxRecordsInMemory at most).
+  const traces::Trace a = traces::read_trace_file(args.a);
+  const traces::Trace b = traces::model_trace_for(a);
   if (auto diff = traces::first_difference(a, b))
     throw std::runtime_error("traces differ: " + *diff);  // exit status 1
-  std::printf("match: %zu records agree (kernel, stage, CTA, warp, width, kind, mask, addresses)%s\n",
-              a.records.size(), args.model ? " with the model" : "");
+  std::printf("match: %zu records agree (kernel, stage, CTA, warp, width, kind, mask, addresses) with the model\n",
+              a.records.size());
 }
 
 const Registration registration{"trace", [](CLI::App& root) {
@@ -103,7 +172,9 @@ const Registration registration{"trace", [](CLI::App& root) {
   model_cmd->add_flag("--no-main-loop", m->no_main_loop, "Leave out the TMA writes and wgmma operand reads");
   model_cmd->add_flag("--no-epilogue", m->no_epilogue, "Leave out k04's stmatrix and TMA-store reads");
   add_output(model_cmd, m->out);
-  model_cmd->callback([m] {
+  model_cmd->callback([m, model_cmd] {
+    if (m->config.kernel != "k04")
+      refuse_options(model_cmd, {"--no-epilogue"}, "to " + shown_text(m->config.kernel) + " (only k04 has an epilogue traced)");
     if (m->base < 0) throw std::invalid_argument("--base = " + std::to_string(m->base) + " must be >= 0");
     m->config.smem_base = static_cast<uint64_t>(m->base);
     m->config.main_loop = !m->no_main_loop;
@@ -128,7 +199,7 @@ const Registration registration{"trace", [](CLI::App& root) {
   CLI::App* convert_cmd = cmd->add_subcommand("convert", "Read a trace (either form), check it, write it again");
   convert_cmd->add_option("input", c->in, "Trace file")->required();
   add_output(convert_cmd, c->out);
-  convert_cmd->callback([c] { emit(traces::read_trace_file(c->in), c->out); });
+  convert_cmd->callback([c] { convert(c->in, c->out); });
 
   auto k = std::make_shared<CompareArgs>();
   CLI::App* compare_cmd = cmd->add_subcommand(

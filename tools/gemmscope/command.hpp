@@ -21,4 +21,11 @@ std::vector<std::pair<std::string, AddCommand>>& registry();
 // The exit status of a refused input (the message is printed as one line on stderr).
 inline constexpr int kExitBadInput = 2;
 
+// A command that ends with a status of its own (neither success, bad input nor an
+// error): main() prints the line, "gemmscope: <line>", and returns the status.
+struct CommandExit {
+  int status;
+  std::string line;
+};
+
 }  // namespace gemmscope::cli

@@ -8,6 +8,7 @@
 #include <map>
 
 #include "command.hpp"
+#include "options.hpp"
 
 // model/version.cmake's, given by tools/CMakeLists.txt.
 #ifndef GEMMSCOPE_VERSION_STRING
@@ -26,26 +27,6 @@ Registration::Registration(std::string name, AddCommand add) {
 }
 
 namespace {
-
-// CLI11 reads integers with strtoll(text, 0): "010" is octal 8 and a value past
-// 64 bits saturates. Refuse both, so that no number is read as another one.
-std::string integer_text_rule(const std::string& text, bool is_unsigned) {
-  const bool negative = !text.empty() && text[0] == '-';
-  const std::string digits = negative ? text.substr(1) : text;
-  const bool hex = digits.size() > 2 && digits[0] == '0' && (digits[1] == 'x' || digits[1] == 'X');
-  if (digits.empty() || digits.find_first_not_of(hex ? "0123456789abcdefABCDEFxX" : "0123456789") != std::string::npos)
-    return {};  // not a number: CLI11 reports "Could not convert"
-  if (!hex && digits.size() > 1 && digits[0] == '0')
-    return text + " must be written without leading zeros (decimal), or as 0x... (hex)";
-  if (is_unsigned && negative) return text + " must not be negative";
-  errno = 0;
-  if (is_unsigned)
-    (void)std::strtoull(text.c_str(), nullptr, 0);
-  else
-    (void)std::strtoll(text.c_str(), nullptr, 0);
-  if (errno == ERANGE) return text + " is outside the 64-bit integer range";
-  return {};
-}
 
 void add_integer_checks(CLI::App* app) {
   for (CLI::Option* opt : app->get_options()) {
@@ -78,6 +59,10 @@ int main(int argc, char** argv) {
   });
   try {
     app.parse(argc, argv);
+  } catch (const gemmscope::cli::CommandExit& e) {
+    std::fflush(stdout);
+    if (!e.line.empty()) std::fprintf(stderr, "gemmscope: %s\n", e.line.c_str());
+    return e.status;
   } catch (const CLI::ParseError& e) {
     const int rc = app.exit(e);
     return rc == 0 ? 0 : gemmscope::cli::kExitBadInput;

@@ -23,7 +23,8 @@ const std::set<std::string> kTopKeys = {"schema_version", "environment", "rows",
 const std::set<std::string> kRowNumbers = {"median_ms",  "min_ms",       "max_ms",           "spread_pct",
                                            "tflops",     "ratio_to_cublas", "sm_clock_mhz", "power_capped_pct",
                                            "slowdown_pct", "tensor_peak_pct"};
-const std::set<std::string> kRowCounts = {"m", "n", "k", "buffer_sets", "clock_samples"};
+const std::set<std::string> kRowSizes = {"m", "n", "k"};
+const std::set<std::string> kRowCounts = {"buffer_sets", "clock_samples"};
 const std::set<std::string> kRowTexts = {"kernel", "label", "detail", "note"};
 const std::set<std::string> kSummaryKeys = {"kernel", "shapes", "geomean_ratio_to_cublas", "min_ratio_to_cublas",
                                             "min_shape"};
@@ -95,7 +96,8 @@ class Reader final : public nlohmann::json_sax<json> {
       fail(path, "is not a field of a bench JSON (fields: schema_version, environment, rows, summary)");
     if (f.kind == Kind::environment && f.keys.size() > kMaxEnvironmentKeys)
       fail("environment", "has more than " + std::to_string(kMaxEnvironmentKeys) + " fields");
-    if (f.kind == Kind::row && !kRowNumbers.count(name) && !kRowCounts.count(name) && !kRowTexts.count(name))
+    if (f.kind == Kind::row && !kRowNumbers.count(name) && !kRowCounts.count(name) && !kRowTexts.count(name) &&
+        !kRowSizes.count(name))
       fail(path, "is not a field of a bench row");
     if (f.kind == Kind::summary_item && !kSummaryKeys.count(name)) fail(path, "is not a field of a bench summary");
     return true;

@@ -7,7 +7,11 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <sys/stat.h>
 #include <sys/wait.h>
+
+#include <algorithm>
+#include <cstdlib>
 
 #include <array>
 #include <cstdio>
@@ -269,6 +273,29 @@ TEST_F(CliErrors, IntegerSpelling) {
 }
 
 #ifdef GEMMSCOPE_CLI
+struct CliStdout {
+  int status = -1;
+  std::string stdout_text, stderr_text;
+};
+
+// Runs gemmscope; its status, stdout and stderr, whatever the status.
+CliStdout run_cli_status(const std::vector<std::string>& args) {
+  std::string shown;
+  for (const auto& a : args) shown += " " + shell_quote(a);
+  const std::string stderr_path = testing::TempDir() + "/cli_status_test.stderr";
+  CliStdout r;
+  FILE* pipe = popen((shell_quote(GEMMSCOPE_CLI) + shown + " 2>" + shell_quote(stderr_path)).c_str(), "r");
+  if (!pipe) return r;
+  std::array<char, 4096> buffer;
+  size_t got;
+  while ((got = fread(buffer.data(), 1, buffer.size(), pipe)) > 0) r.stdout_text.append(buffer.data(), got);
+  const int raw = pclose(pipe);
+  r.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
+  std::ifstream err(stderr_path);
+  r.stderr_text.assign(std::istreambuf_iterator<char>(err), std::istreambuf_iterator<char>());
+  return r;
+}
+
 // Without the kernels, "check" is not a subcommand (and `check --help` would print the root's help).
 bool has_gpu_commands() {
   return run_cli({"check", "--no-such-option"}).stderr_text.find("is not a subcommand") == std::string::npos;
@@ -277,7 +304,8 @@ bool has_gpu_commands() {
 
 // The simulator's exit models (k06-k09): a bad --exit is refused; with no exit wait at
 // all the exhaustive search finds a peer's release landing on a CTA that has left
-// (status 1, the finding); the producer tail passes the same bounded search.
+// (status 1, the finding); the producer tail passes the same bounded search, which
+// stops at its state limit (status 4: no violation in the states searched).
 TEST_F(CliErrors, SimExitModels) {
   expect_refused({{"sim", "--kernel", "k08-static", "--exit", "bogus"},
                   "gemmscope: --exit = bogus is not one of: barrier, tail"});
@@ -289,9 +317,13 @@ TEST_F(CliErrors, SimExitModels) {
   tail.insert(tail.end(), {"--exit", "tail"});
   const CliResult broken = run_cli(none);
   EXPECT_EQ(broken.status, 1) << broken.stderr_text;
-  const std::string out = run_cli_stdout(tail);
-  EXPECT_NE(out.find("exit by producer tail"), std::string::npos) << out;
-  EXPECT_NE(out.find("no violation"), std::string::npos) << out;
+  const CliStdout out = run_cli_status(tail);
+  EXPECT_EQ(out.status, 4) << out.stderr_text;
+  EXPECT_NE(out.stdout_text.find("exit by producer tail"), std::string::npos) << out.stdout_text;
+  EXPECT_NE(out.stdout_text.find("stopped at the state limit --max-states = 20000"), std::string::npos)
+      << out.stdout_text;
+  EXPECT_EQ(out.stderr_text,
+            "gemmscope: sim stopped at a limit before the schedule finished (not a violation)\n");
 #endif
 }
 
@@ -439,6 +471,262 @@ TEST_F(CliErrors, TuneMerge) {
 #endif
 }
 
+// ---------------------------------------------------------------------------------
+// Hardening: every command that writes does so all or nothing; every reader refuses
+// what is not a regular file; parsing is strict; sizes are bounded before the work.
+
+namespace {
+
+std::string read_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+}
+
+void write_file(const std::string& path, const std::string& text) { std::ofstream(path, std::ios::binary) << text; }
+
+// The names in a folder, sorted: no temporary file may be left behind.
+std::vector<std::string> folder_names(const std::string& dir) {
+  std::vector<std::string> names;
+  for (const auto& e : std::filesystem::directory_iterator(dir)) names.push_back(e.path().filename().string());
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+// A fresh folder of the test's own.
+std::string fresh_dir(const std::string& name) {
+  const std::string dir = testing::TempDir() + "/cli_hardening_" + name;
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  return dir;
+}
+
+const std::string kBenchJson =
+    R"({"schema_version": 1, "rows": [
+  {"kernel": "k01", "m": 64, "n": 64, "k": 64, "tflops": 10.5, "ratio_to_cublas": 0.5},
+  {"kernel": "cublas", "m": 64, "n": 64, "k": 64, "tflops": 21.0, "ratio_to_cublas": 1.0}]})";
+
+#ifdef GEMMSCOPE_CLI
+// Runs a shell line (for ulimit) and returns the exit status.
+int run_shell(const std::string& line) {
+  const int raw = std::system(line.c_str());
+  return WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
+}
+#endif
+
+}  // namespace
+
+// plot, viz, sim --svg and trace -o write a temporary file beside the target and
+// rename it: a folder that does not exist, a device, a directory are refused (exit
+// status 2), and a failure leaves the old file as it was with no temporary behind.
+TEST_F(CliErrors, OutputsAreAllOrNothing) {
+  const std::string dir = fresh_dir("outputs");
+  write_file(dir + "/bench.json", kBenchJson);
+  expect_refused({{"plot", dir + "/bench.json", "-o", "/no/such/dir/x.svg"},
+                  "gemmscope: -o = /no/such/dir/x.svg: cannot create a file in /no/such/dir (No such file or "
+                  "directory)"});
+  expect_refused({{"plot", dir + "/bench.json", "-o", "/dev/full"},
+                  "gemmscope: -o = /dev/full: a character device, not a regular file; give a file path"});
+  expect_refused({{"plot", dir + "/bench.json", "-o", dir},
+                  "gemmscope: -o = " + dir + ": a directory; give a file path"});
+  expect_refused({{"sim", "--svg", "/no/such/dir/t.svg"},
+                  "gemmscope: --svg = /no/such/dir/t.svg: cannot create a file in /no/such/dir (No such file or "
+                  "directory)"});
+  expect_refused({{"trace", "pattern", "--name", "ldmatrix-x4-k-major-64x64", "-o", "/dev/full"},
+                  "gemmscope: -o = /dev/full: a character device, not a regular file; give a file path"});
+  expect_refused({{"viz", "--swizzle", "128B", "-o", "/no/such/dir/s.dot"},
+                  "gemmscope: -o = /no/such/dir/s.dot: cannot create a file in /no/such/dir (No such file or "
+                  "directory)"});
+#ifdef GEMMSCOPE_CLI
+  // A refused input leaves an existing output as it was.
+  write_file(dir + "/old.svg", "old picture");
+  write_file(dir + "/bad.json", R"({"rows": [{"kernel": "k01"}]})");
+  EXPECT_EQ(run_cli({"plot", dir + "/bad.json", "-o", dir + "/old.svg"}).status, 2);
+  EXPECT_EQ(read_file(dir + "/old.svg"), "old picture");
+  // A write that fails half way (a 1-block file-size limit, as a full disk would):
+  // exit 2, the old file as it was, no temporary left.
+  const int status = run_shell("ulimit -f 1; trap '' XFSZ; exec " + shell_quote(GEMMSCOPE_CLI) + " plot " +
+                               shell_quote(dir + "/bench.json") + " -o " + shell_quote(dir + "/old.svg") +
+                               " --title " + shell_quote(std::string(4000, 't')) + " 2>/dev/null >/dev/null");
+  EXPECT_EQ(status, 2);
+  EXPECT_EQ(read_file(dir + "/old.svg"), "old picture");
+  EXPECT_EQ(folder_names(dir), (std::vector<std::string>{"bad.json", "bench.json", "old.svg"}));
+  // A success replaces it, and leaves nothing else.
+  EXPECT_EQ(run_cli({"plot", dir + "/bench.json", "-o", dir + "/old.svg"}).status, 0);
+  EXPECT_NE(read_file(dir + "/old.svg").find("<svg"), std::string::npos);
+  EXPECT_EQ(folder_names(dir), (std::vector<std::string>{"bad.json", "bench.json", "old.svg"}));
+#endif
+}
+
+// viz never names a file of its own beside the output: a user's <out>.tmp.dot stays.
+TEST_F(CliErrors, VizLeavesTheUsersFilesAlone) {
+#ifdef GEMMSCOPE_CLI
+  const std::string dir = fresh_dir("viz");
+  write_file(dir + "/pic.svg.tmp.dot", "mine");
+  write_file(dir + "/pic.svg", "old");
+  // A dot program that fails: the picture is not replaced, the user's file stays.
+  const CliResult failed = run_cli({"viz", "--swizzle", "128B", "-o", dir + "/pic.svg", "--dot", "false"});
+  EXPECT_NE(failed.status, 0);
+  EXPECT_EQ(read_file(dir + "/pic.svg"), "old");
+  EXPECT_EQ(read_file(dir + "/pic.svg.tmp.dot"), "mine");
+  EXPECT_EQ(folder_names(dir), (std::vector<std::string>{"pic.svg", "pic.svg.tmp.dot"}));
+  // The DOT text itself: written, checked, renamed.
+  EXPECT_EQ(run_cli({"viz", "--swizzle", "128B", "-o", dir + "/pic.dot"}).status, 0);
+  EXPECT_EQ(read_file(dir + "/pic.dot").rfind("digraph swizzle", 0), 0u);
+  EXPECT_EQ(read_file(dir + "/pic.svg.tmp.dot"), "mine");
+  EXPECT_EQ(folder_names(dir), (std::vector<std::string>{"pic.dot", "pic.svg", "pic.svg.tmp.dot"}));
+#endif
+}
+
+// Readers refuse what is not a regular file before reading it: /dev/zero and
+// /dev/urandom never end, a FIFO would wait for a writer.
+TEST_F(CliErrors, ReadersRefuseWhatIsNotARegularFile) {
+  const std::string dir = fresh_dir("readers");
+  const std::string fifo = dir + "/fifo";
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  expect_refused({{"plot", "/dev/zero"}, "gemmscope: bench JSON = /dev/zero is a character device, not a regular file"});
+  expect_refused({{"plot", fifo}, "gemmscope: bench JSON = " + fifo + " is a FIFO, not a regular file"});
+  expect_refused({{"compare", "/dev/urandom"},
+                  "gemmscope: bench CSV = /dev/urandom is a character device, not a regular file"});
+  expect_refused({{"banks", "--trace", "/dev/zero"},
+                  "gemmscope: /dev/zero: cannot be read: it is a character device, not a regular file"});
+  expect_refused({{"banks", "--trace", fifo}, "gemmscope: " + fifo + ": cannot be read: it is a FIFO, not a regular file"});
+  expect_refused({{"viz", fifo, "-o", dir + "/x.dot"},
+                  "gemmscope: " + fifo + ": cannot be read: it is a FIFO, not a regular file"});
+  expect_refused({{"trace", "convert", dir}, "gemmscope: " + dir + ": cannot open the trace file: Is a directory"});
+}
+
+// Lists, JSON keys and values that would be read as something else are refused.
+TEST_F(CliErrors, StrictParsing) {
+  expect_refused({{"banks", "--addresses", ""},
+                  "gemmscope: --addresses = '': item 1 is empty (give A,B,... with no empty item)"});
+  expect_refused({{"banks", "--addresses", "0,,8"},
+                  "gemmscope: --addresses = '0,,8': item 2 is empty (give A,B,... with no empty item)"});
+  expect_refused({{"banks", "--addresses", "0,8,"},
+                  "gemmscope: --addresses = '0,8,': item 3 is empty (give A,B,... with no empty item)"});
+  expect_refused({{"banks", "--addresses", "0,010"},
+                  "gemmscope: --addresses item 2 = '010' must be an integer (decimal, or 0x... hex), without leading "
+                  "zeros"});
+  expect_refused({{"swizzle", "--mode", "128B", "--table", "--base", "9223372036854775792"},
+                  "gemmscope: --base = 9223372036854775792 must be at most 2^32 - rows x row-bytes = 4294966272 (the "
+                  "table stays in the 32-bit shared window)"});
+  expect_refused({{"trace", "pattern", "--name", "ldmatrix-x4-k-major-64x64", "--base", "4294967168"},
+                  "gemmscope: base = 4294967168 puts the pattern's addresses up to 4294975344, past the 32-bit shared "
+                  "window (at most 4294967295)"});
+  const std::string dir = fresh_dir("strict");
+  // A record with the key "cta" twice (the reader took the last).
+  std::string addr;
+  for (int t = 0; t < 32; ++t) addr += (t ? "," : "") + std::to_string(4 * t);
+  write_file(dir + "/dup.jsonl", "{\"format\":\"gemmscope-trace\",\"version\":1,\"records\":1}\n"
+                                 "{\"stage\":\"load\",\"cta\":0,\"cta\":1,\"warp\":0,\"width\":4,\"kind\":\"load\","
+                                 "\"mask\":\"0xffffffff\",\"addr\":[" + addr + "]}\n");
+  expect_refused({{"banks", "--trace", dir + "/dup.jsonl"},
+                  "gemmscope: " + dir + "/dup.jsonl:2: key \"cta\" is given twice in one object"});
+  // An address on an inactive lane (trace convert dropped it).
+  std::string line = "4 load 0x1 0 4";
+  for (int t = 2; t < 32; ++t) line += " -";
+  write_file(dir + "/inactive.txt", line + "\n");
+  expect_refused({{"trace", "convert", dir + "/inactive.txt"},
+                  "gemmscope: " + dir + "/inactive.txt:1: ADDR1 = '4' but lane 1 is inactive in MASK 0x00000001: "
+                  "write '-' (the address would be dropped)"});
+  // plot's reader: m past 2^31 - 1 (undefined behaviour before), a key twice, a rate past 1e6.
+  write_file(dir + "/m.json", R"({"rows": [{"kernel": "k01", "m": 1e30, "n": 1, "k": 1, "tflops": 1, "ratio_to_cublas": 1}]})");
+  expect_refused({{"plot", dir + "/m.json", "-o", dir + "/m.svg"},
+                  "gemmscope: " + dir + "/m.json: rows[0].m = 1e+30 must be a whole number from 1 to 2^31 - 1"});
+  write_file(dir + "/twice.json", R"({"rows": [{"kernel": "k01", "m": 1, "n": 1, "k": 1, "k": 2, "tflops": 1, "ratio_to_cublas": 1}]})");
+  expect_refused({{"plot", dir + "/twice.json", "-o", dir + "/t.svg"},
+                  "gemmscope: " + dir + "/twice.json: rows[0] has the key \"k\" twice"});
+  write_file(dir + "/huge.json", R"({"rows": [{"kernel": "k01", "m": 1, "n": 1, "k": 1, "tflops": 1e308, "ratio_to_cublas": 1}]})");
+  expect_refused({{"plot", dir + "/huge.json", "-o", dir + "/h.svg"},
+                  "gemmscope: " + dir + "/huge.json: rows[0].tflops = 1e+308 must be null or a number from 0 to 1e6"});
+}
+
+// An option the chosen mode does not use is refused, naming the option and the mode.
+TEST_F(CliErrors, OptionsThatDoNotApply) {
+  expect_refused({{"desc", "map", "--arch", "sm90", "--desc", "0x4000004000010040", "--rows", "8", "--k", "8",
+                   "--start", "16"},
+                  "gemmscope: --start = 16 does not apply with --desc (the descriptor word gives every field)"});
+  expect_refused({{"viz", "--swizzle", "128B", "-o", "x.svg", "--instruction", "2"},
+                  "gemmscope: --instruction = 2 does not apply with --swizzle (a tile's chunks, titled by its geometry)"});
+  expect_refused({{"swizzle", "--mode", "128B", "--offset", "5", "--rows", "3"},
+                  "gemmscope: --rows = 3 does not apply with --offset (they shape --table)"});
+  expect_refused({{"banks", "--pattern", "ldmatrix-x4-k-major-64x64", "--width", "8"},
+                  "gemmscope: --width = 8 does not apply without --addresses (a pattern sets them)"});
+  expect_refused({{"banks", "--list", "--json"}, "gemmscope: --json does not apply with --list (it lists the patterns, nothing else)"});
+  expect_refused({{"banks", "--pattern", "ldmatrix-x4-k-major-64x64", "--json", "--all"},
+                  "gemmscope: --all does not apply with --json (JSON lists every instruction; --summary leaves them "
+                  "out)"});
+  expect_refused({{"tmem", "--shape", "32x32b", "--half-split-offset", "4"},
+                  "gemmscope: --half-split-offset = 4 does not apply to --shape 32x32b (only 16x32bx2 splits its "
+                  "halves)"});
+  expect_refused({{"trace", "model", "--kernel", "k03", "--no-epilogue"},
+                  "gemmscope: --no-epilogue does not apply to k03 (only k04 has an epilogue traced)"});
+  expect_refused({{"sim", "--group", "3"}, "gemmscope: --group = 3 does not apply to --kernel synthetic"});
+  expect_refused({{"sim", "--kernel", "k06", "--clusters", "2"},
+                  "gemmscope: --clusters = 2 does not apply to --kernel k06 (a CTA per work tile; --clusters counts "
+                  "persistent workers)"});
+  expect_refused({{"sim", "--exhaustive", "--svg", "t.svg"},
+                  "gemmscope: --svg = t.svg does not apply with --exhaustive (it searches every schedule, not one "
+                  "random one)"});
+  expect_refused({{"sim", "--max-states", "10"},
+                  "gemmscope: --max-states = 10 does not apply without --exhaustive (it bounds the search of every "
+                  "schedule)"});
+#ifdef GEMMSCOPE_CLI
+  // viz --instruction -1 drew the heat map; now a refusal (it needs a trace to get there).
+  const std::string dir = fresh_dir("viz_instruction");
+  ASSERT_EQ(run_cli({"trace", "pattern", "--name", "ldmatrix-x4-k-major-64x64", "-o", dir + "/p.jsonl"}).status, 0);
+  expect_refused({{"viz", dir + "/p.jsonl", "-o", dir + "/x.dot", "--instruction", "-1"},
+                  "gemmscope: --instruction = -1 must be >= 0 (a record's index)"});
+  expect_refused({{"viz", dir + "/p.jsonl", "-o", dir + "/x.dot", "--instruction", "16"},
+                  "gemmscope: --instruction = 16 must be below the trace's 16 records"});
+  expect_refused({{"viz", dir + "/p.jsonl", "-o", dir + "/x.dot", "--rows", "4"},
+                  "gemmscope: --rows = 4 does not apply without --swizzle (they describe a swizzle's tile)"});
+#endif
+}
+
+// sim: sizes bounded before the work; a limit reached is status 4, not a violation.
+TEST_F(CliErrors, SimLimits) {
+  expect_refused({{"sim", "--tiles-n", "100000", "--k-blocks", "100000"},
+                  "gemmscope: --tiles-n x --k-blocks = 10000000000 must be at most 1000000 (the size of one simulated "
+                  "run)"});
+  expect_refused({{"sim", "--kernel", "k09-static", "--tiles-m", "64", "--tiles-n", "64", "--k-blocks", "256"},
+                  "gemmscope: --tiles-m x --tiles-n x --k-blocks = 1048576 must be at most 262144 (the size of one "
+                  "simulated run)"});
+  expect_refused({{"sim", "--kernel", "k06", "--tiles-m", "32", "--tiles-n", "32", "--k-blocks", "1"},
+                  "gemmscope: --tiles-m x --tiles-n = 1024 must be at most 256 (the size of one simulated run)"});
+  expect_refused({{"sim", "--tiles-n", "100", "--k-blocks", "100", "--svg", "t.svg"},
+                  "gemmscope: --tiles-n x --k-blocks = 10000 must be at most 4096 with --svg (the timeline draws every "
+                  "event)"});
+  expect_refused({{"sim", "--exhaustive", "--max-states", "2000001"},
+                  "gemmscope: --max-states = 2000001 must be in 1..2000000"});
+  expect_refused({{"sim", "--max-steps", "0"}, "gemmscope: --max-steps = 0 must be in 1..10000000"});
+#ifdef GEMMSCOPE_CLI
+  const CliStdout stopped = run_cli_status({"sim", "--tiles-n", "10", "--k-blocks", "10", "--max-steps", "100"});
+  EXPECT_EQ(stopped.status, 4);
+  EXPECT_NE(stopped.stdout_text.find("stopped at the step limit --max-steps = 100 (not a violation"),
+            std::string::npos)
+      << stopped.stdout_text;
+  EXPECT_EQ(stopped.stderr_text, "gemmscope: sim stopped at a limit before the schedule finished (not a violation)\n");
+  EXPECT_EQ(stopped.stdout_text.find("VIOLATION"), std::string::npos);
+#endif
+}
+
+// The chart escapes every outside text and has no fixed buffer.
+TEST_F(CliErrors, PlotEscapesTitlesAndKernelNames) {
+#ifdef GEMMSCOPE_CLI
+  const std::string dir = fresh_dir("plot_escape");
+  write_file(dir + "/bench.json",
+             R"({"rows": [{"kernel": "</text><script>alert(1)</script>", "m": 1, "n": 1, "k": 1, "tflops": 5, "ratio_to_cublas": 1}]})");
+  const std::string title = "A & B <c> \"d\" " + std::string(500, 'x') + " end";
+  const CliResult r = run_cli({"plot", dir + "/bench.json", "-o", dir + "/chart.svg", "--title", title});
+  ASSERT_EQ(r.status, 0) << r.stderr_text;
+  const std::string svg = read_file(dir + "/chart.svg");
+  EXPECT_EQ(svg.find("<script>"), std::string::npos);
+  EXPECT_NE(svg.find("&lt;/text&gt;&lt;script&gt;alert(1)&lt;/script&gt;"), std::string::npos);
+  EXPECT_NE(svg.find("A &amp; B &lt;c&gt; &quot;d&quot; " + std::string(500, 'x') + " end</text>"), std::string::npos);
+  EXPECT_EQ(svg.substr(svg.size() - 7), "</svg>\n");
+#endif
+}
+
 TEST_F(CliErrors, TuneConfigurationsCachesAndShapeSets) {
 #ifdef GEMMSCOPE_CLI
   if (!has_gpu_commands()) GTEST_SKIP() << "built without the kernels: no tune/bench subcommands";
@@ -487,10 +775,16 @@ TEST_F(CliErrors, TuneConfigurationsCachesAndShapeSets) {
     EXPECT_EQ(text, "kernel,m,n,k\nauto,1,2,3\n");
     expect_refused({{"tune", "--shapes", "64x64x64", "--cache", dir + "/unused_cache.json", "--times",
                      "/no/such/dir/t.csv"},
-                    "gemmscope: --times /no/such/dir/t.csv: cannot open for appending"});
+                    "gemmscope: --times = /no/such/dir/t.csv: cannot create a file in /no/such/dir (No such file or "
+                    "directory)"});
+    EXPECT_FALSE(std::filesystem::exists(dir + "/unused_cache.json"));
   }
   expect_refused({{"bench", "--kernels", "auto,cublas", "--shapes", "64x64x64", "--csv", "/no/such/dir/r.csv"},
-                  "gemmscope: --csv '/no/such/dir/r.csv' cannot be opened for writing"});
+                  "gemmscope: --csv = /no/such/dir/r.csv: cannot create a file in /no/such/dir (No such file or "
+                  "directory)"});
+  // Lists have no empty item (an empty one was dropped).
+  expect_refused({{"bench", "--kernels", "k01,,cublas"},
+                  "gemmscope: --kernels = 'k01,,cublas': item 2 is empty (give A,B,... with no empty item)"});
 }
 
 }  // namespace
