@@ -4,6 +4,7 @@
 #include <cerrno>
 #include <cmath>
 #include <cstring>
+#include <functional>
 #include <map>
 #include <tuple>
 #include <utility>
@@ -159,11 +160,15 @@ void check_unique(const std::string& prefix, const TuneCache& cache) {
 // syntax error (with its byte position), a key given twice in one object, or
 // nesting deeper than any cache (nlohmann's own parser would take the last of two
 // equal keys silently, and report a number overflow without its position).
+// An element of a top-level array ("entries", "failures") may be handed to
+// element_sink when it closes; when the sink takes it (returns true) it is dropped
+// from the document, so a large cache is never held as a document tree.
 class DocumentBuilder final : public nlohmann::json_sax<json> {
  public:
   json root;
   std::string problem;  // why the parse stopped
   size_t position = 0;  // byte position of a syntax error
+  std::function<bool(const std::string& array, size_t index, const json& element)> element_sink;
 
   bool null() override { return put(json(nullptr)); }
   bool boolean(bool value) override { return put(json(value)); }
@@ -200,6 +205,7 @@ class DocumentBuilder final : public nlohmann::json_sax<json> {
  private:
   std::vector<json*> stack_;       // the open containers, outermost first
   std::vector<std::string> paths_; // their JSON paths ("" for the document)
+  std::vector<size_t> placed_;     // values placed in each (an array's next index)
   std::string key_;                // the key of the next value in the innermost object
   json* slot_ = nullptr;           // where that value goes
 
@@ -208,7 +214,7 @@ class DocumentBuilder final : public nlohmann::json_sax<json> {
   // The path segment of the next value in the innermost container.
   std::string next_segment() const {
     if (stack_.empty()) return "";
-    if (stack_.back()->is_array()) return "[" + std::to_string(stack_.back()->size()) + "]";
+    if (stack_.back()->is_array()) return "[" + std::to_string(placed_.back()) + "]";
     return (paths_.back().empty() ? "" : ".") + shown_text(key_);
   }
 
@@ -218,6 +224,7 @@ class DocumentBuilder final : public nlohmann::json_sax<json> {
       return &root;
     }
     json& top = *stack_.back();
+    ++placed_.back();
     if (top.is_array()) {
       top.push_back(std::move(value));
       return &top.back();
@@ -225,8 +232,13 @@ class DocumentBuilder final : public nlohmann::json_sax<json> {
     *slot_ = std::move(value);
     return slot_;
   }
+  bool sinkable(size_t depth) const {
+    return element_sink && stack_.size() == depth && stack_[1]->is_array() &&
+           (paths_[1] == "entries" || paths_[1] == "failures");
+  }
   bool put(json&& value) {
-    place(std::move(value));
+    const json* placed = place(std::move(value));
+    if (sinkable(2) && element_sink(paths_[1], placed_[1] - 1, *placed)) stack_[1]->erase(stack_[1]->size() - 1);
     return true;
   }
   bool open(json&& container) {
@@ -240,17 +252,23 @@ class DocumentBuilder final : public nlohmann::json_sax<json> {
     // container grows, and it is the one just placed.
     stack_.push_back(place(std::move(container)));
     paths_.push_back(path);
+    placed_.push_back(0);
     return true;
   }
   bool close() {
-    stack_.pop_back();
+    if (sinkable(3) && element_sink(paths_[1], placed_[1] - 1, *stack_.back())) {
+      stack_.pop_back();
+      stack_.back()->erase(stack_.back()->size() - 1);
+    } else {
+      stack_.pop_back();
+    }
     paths_.pop_back();
+    placed_.pop_back();
     return true;
   }
 };
 
-json read_document(std::string_view text, const std::string& source) {
-  DocumentBuilder builder;
+json read_document(std::string_view text, const std::string& source, DocumentBuilder& builder) {
   bool ok = false;
   try {
     ok = json::sax_parse(text.data(), text.data() + text.size(), &builder);
@@ -411,12 +429,67 @@ size_t TuneCache::foreign_entries(const TuneKey& here) const {
   }));
 }
 
+namespace {
+
+TuneEntry entry_from(const Reader& read, const std::string& source, const json& item, const std::string& path) {
+  if (!item.is_object()) fail(source, path + " = " + shown(item) + " must be an object");
+  TuneEntry e;
+  e.key = read.key(item, path + ".");
+  e.config = read.string_field(item, "config", path + ".");
+  e.median_ms = read.number_field(item, "median_ms", path + ".", kMedianRule);
+  e.cublas_ms = read.number_field(item, "cublas_ms", path + ".", kCublasRule);
+  e.candidates = static_cast<int>(read.integer_field(item, "candidates", path + ".", 0, kMaxCount, kCountRule));
+  e.date = read.string_field(item, "date", path + ".");
+  read.no_unknown_fields(item, path + ".", "a cache entry",
+                         {"gpu", "cuda", "driver", "kernel_version", "m", "n", "k", "config", "median_ms",
+                          "cublas_ms", "candidates", "date"});
+  check_entry(source, path, e);
+  return e;
+}
+
+TuneFailure failure_from(const Reader& read, const std::string& source, const json& item, const std::string& path) {
+  if (!item.is_object()) fail(source, path + " = " + shown(item) + " must be an object");
+  TuneFailure f;
+  f.key = read.key(item, path + ".");
+  f.config = read.string_field(item, "config", path + ".");
+  f.reason = read.string_field(item, "reason", path + ".");
+  read.no_unknown_fields(item, path + ".", "a failure",
+                         {"gpu", "cuda", "driver", "kernel_version", "m", "n", "k", "config", "reason"});
+  check_failure(source, path, f);
+  return f;
+}
+
+// The document so far names this format and version (a writer puts them first).
+bool known_header(const json& doc) {
+  if (!doc.is_object()) return false;
+  const auto format = doc.find("format");
+  const auto version = doc.find("version");
+  return format != doc.end() && format->is_string() && format->get<std::string>() == kCacheFormatName &&
+         version != doc.end() && version->is_number_integer() && version->get<int64_t>() == kCacheFormatVersion;
+}
+
+}  // namespace
+
 TuneCache parse_tune_cache(std::string_view text, const std::string& source) {
   if (text.size() > kMaxCacheBytes)
     fail(source, std::to_string(text.size()) + " bytes, more than the limit of " + std::to_string(kMaxCacheBytes) +
                      " (64 MiB) for a tune cache");
-  const json doc = read_document(text, source);
   const Reader read{source};
+  TuneCache cache;
+  // Entries and failures are read as they close once the format and version are
+  // known (memory: the cache, not a document tree of the file); a file that does
+  // not start with them is read whole, its header checked first.
+  DocumentBuilder builder;
+  builder.element_sink = [&](const std::string& array, size_t index, const json& item) {
+    if (!known_header(builder.root)) return false;
+    const std::string path = array + "[" + std::to_string(index) + "]";
+    if (array == "entries")
+      cache.entries.push_back(entry_from(read, source, item, path));
+    else
+      cache.failures.push_back(failure_from(read, source, item, path));
+    return true;
+  };
+  const json doc = read_document(text, source, builder);
   if (!doc.is_object()) fail(source, "the document = " + shown(doc) + " must be a JSON object (a gemmscope tune cache)");
 
   const auto format = doc.find("format");
@@ -433,41 +506,13 @@ TuneCache parse_tune_cache(std::string_view text, const std::string& source) {
     fail(source, "version = " + shown(version) + " must be " + std::to_string(kCacheFormatVersion));
   read.no_unknown_fields(doc, "", "a tune cache", {"format", "version", "entries", "failures"});
 
-  TuneCache cache;
+  // What was not read as it closed (a file whose header came after its arrays).
   const json& entries = read.array_member(doc, "entries");
-  cache.entries.reserve(entries.size());
-  for (size_t i = 0; i < entries.size(); ++i) {
-    const std::string path = "entries[" + std::to_string(i) + "]";
-    const json& item = entries[i];
-    if (!item.is_object()) fail(source, path + " = " + shown(item) + " must be an object");
-    TuneEntry e;
-    e.key = read.key(item, path + ".");
-    e.config = read.string_field(item, "config", path + ".");
-    e.median_ms = read.number_field(item, "median_ms", path + ".", kMedianRule);
-    e.cublas_ms = read.number_field(item, "cublas_ms", path + ".", kCublasRule);
-    e.candidates = static_cast<int>(read.integer_field(item, "candidates", path + ".", 0, kMaxCount, kCountRule));
-    e.date = read.string_field(item, "date", path + ".");
-    read.no_unknown_fields(item, path + ".", "a cache entry",
-                           {"gpu", "cuda", "driver", "kernel_version", "m", "n", "k", "config", "median_ms",
-                            "cublas_ms", "candidates", "date"});
-    check_entry(source, path, e);
-    cache.entries.push_back(std::move(e));
-  }
+  for (size_t i = 0; i < entries.size(); ++i)
+    cache.entries.push_back(entry_from(read, source, entries[i], "entries[" + std::to_string(i) + "]"));
   const json& failures = read.array_member(doc, "failures");
-  cache.failures.reserve(failures.size());
-  for (size_t i = 0; i < failures.size(); ++i) {
-    const std::string path = "failures[" + std::to_string(i) + "]";
-    const json& item = failures[i];
-    if (!item.is_object()) fail(source, path + " = " + shown(item) + " must be an object");
-    TuneFailure f;
-    f.key = read.key(item, path + ".");
-    f.config = read.string_field(item, "config", path + ".");
-    f.reason = read.string_field(item, "reason", path + ".");
-    read.no_unknown_fields(item, path + ".", "a failure",
-                           {"gpu", "cuda", "driver", "kernel_version", "m", "n", "k", "config", "reason"});
-    check_failure(source, path, f);
-    cache.failures.push_back(std::move(f));
-  }
+  for (size_t i = 0; i < failures.size(); ++i)
+    cache.failures.push_back(failure_from(read, source, failures[i], "failures[" + std::to_string(i) + "]"));
   check_unique(source, cache);
   return cache;
 }

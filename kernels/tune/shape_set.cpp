@@ -1,5 +1,6 @@
 #include "tune/shape_set.hpp"
 
+#include <algorithm>
 #include <cstring>
 #include <map>
 #include <tuple>
@@ -78,7 +79,7 @@ std::vector<NamedShape> parse_shape_set(std::string_view text, const std::string
     throw ShapeSetError(source + ": " + std::to_string(text.size()) + " bytes, more than the limit of " +
                         std::to_string(kMaxShapeSetBytes) + " (16 MiB) for a shape set");
   std::vector<NamedShape> shapes;
-  std::map<std::tuple<std::string, std::string, int64_t>, size_t> first_line;  // (model, layer, m) -> line
+  std::vector<size_t> lines;  // each shape's line, for the repeat check at the end
   bool header_seen = false;
   size_t line_number = 0;
   size_t begin = 0;
@@ -112,13 +113,26 @@ std::vector<NamedShape> parse_shape_set(std::string_view text, const std::string
     shape.m = size_field(fields[2], "m", source, line_number);
     shape.n = size_field(fields[3], "n", source, line_number);
     shape.k = size_field(fields[4], "k", source, line_number);
-    const auto [it, inserted] = first_line.try_emplace({shape.model, shape.layer, shape.m}, line_number);
-    if (!inserted)
-      fail(source, line_number,
-           "model,layer,m = " + shape.model + "," + shape.layer + "," + std::to_string(shape.m) +
-               " repeats line " + std::to_string(it->second) + " (each model, layer and m once)");
     shapes.push_back(std::move(shape));
+    lines.push_back(line_number);
   }
+  // A (model, layer, m) given twice: the earliest line that repeats one, and the line
+  // it repeats. Sorted indices, not a map of keys: memory stays near the shapes'.
+  std::vector<size_t> order(shapes.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+  const auto key = [&](size_t i) { return std::tie(shapes[i].model, shapes[i].layer, shapes[i].m); };
+  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return key(a) < key(b); });
+  size_t repeat = shapes.size(), repeated = 0;
+  for (size_t j = 1; j < order.size(); ++j)
+    if (key(order[j]) == key(order[j - 1]) && (j < 2 || key(order[j - 2]) != key(order[j])) && order[j] < repeat) {
+      repeat = order[j];
+      repeated = order[j - 1];
+    }
+  if (repeat < shapes.size())
+    fail(source, lines[repeat],
+         "model,layer,m = " + shapes[repeat].model + "," + shapes[repeat].layer + "," +
+             std::to_string(shapes[repeat].m) + " repeats line " + std::to_string(lines[repeated]) +
+             " (each model, layer and m once)");
   if (!header_seen)
     throw ShapeSetError(source + ": no header line: expected " + std::string(kHeaderLine) + " and at least one row");
   if (shapes.empty())

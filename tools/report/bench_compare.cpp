@@ -53,28 +53,36 @@ std::string shape_text(int64_t m, int64_t n, int64_t k) {
 }  // namespace
 
 BenchRun read_bench_csv(std::string_view text, const std::string& name) {
-  const std::vector<CsvRecord> recs = read_csv_records(text, name);
-  if (recs.empty()) throw std::invalid_argument(name + ": empty file: expected the CSV of `gemmscope bench --csv`");
-  const std::vector<std::string>& header = recs[0].fields;
-  auto column = [&](const char* col, bool required) -> int {
-    for (size_t i = 0; i < header.size(); ++i)
-      if (header[i] == col) return static_cast<int>(i);
-    if (required)
-      throw std::invalid_argument(name + ": the header has no column '" + col +
-                                  "': expected the CSV of `gemmscope bench --csv` (kernel,m,n,k,median_ms,...)");
-    return -1;
-  };
-  const int c_kernel = column("kernel", true), c_m = column("m", true), c_n = column("n", true),
-            c_k = column("k", true), c_median = column("median_ms", true);
-  const int c_label = column("label", false), c_commit = column("commit", false), c_gpu = column("gpu", false),
-            c_note = column("note", false), c_min = column("min_ms", false);
+  // Record by record: memory holds the rows kept, not every field of the file.
+  std::vector<std::string> header;
+  int c_kernel = -1, c_m = -1, c_n = -1, c_k = -1, c_median = -1;
+  int c_label = -1, c_commit = -1, c_gpu = -1, c_note = -1, c_min = -1;
   BenchRun run{name, {}};
   std::map<std::tuple<std::string, int64_t, int64_t, int64_t>, int> seen;
-  for (size_t r = 1; r < recs.size(); ++r) {
-    const CsvRecord& rec = recs[r];
+  bool have_header = false;
+  for_each_csv_record(text, name, [&](const CsvRecord& rec) {
+    if (!have_header) {
+      have_header = true;
+      header = rec.fields;
+      auto column = [&](const char* col, bool required) -> int {
+        for (size_t i = 0; i < header.size(); ++i)
+          if (header[i] == col) return static_cast<int>(i);
+        if (required)
+          throw std::invalid_argument(name + ": the header has no column '" + col +
+                                      "': expected the CSV of `gemmscope bench --csv` (kernel,m,n,k,median_ms,...)");
+        return -1;
+      };
+      c_kernel = column("kernel", true), c_m = column("m", true), c_n = column("n", true), c_k = column("k", true),
+      c_median = column("median_ms", true);
+      c_label = column("label", false), c_commit = column("commit", false), c_gpu = column("gpu", false),
+      c_note = column("note", false), c_min = column("min_ms", false);
+      return;
+    }
     if (rec.fields.size() != header.size())
       refuse(name, rec.line,
              std::to_string(rec.fields.size()) + " fields where the header has " + std::to_string(header.size()));
+    if (run.rows.size() >= kMaxBenchCsvRows)
+      refuse(name, rec.line, "more than " + std::to_string(kMaxBenchCsvRows) + " rows");
     auto field = [&](int c) { return c < 0 ? std::string() : rec.fields[static_cast<size_t>(c)]; };
     BenchCsvRow row;
     row.line = rec.line;
@@ -96,7 +104,8 @@ BenchRun read_bench_csv(std::string_view text, const std::string& name) {
              "kernel " + shown_text(row.kernel) + " at " + shape_text(row.m, row.n, row.k) +
                  " is given again (first at line " + std::to_string(it->second) + ")");
     run.rows.push_back(std::move(row));
-  }
+  });
+  if (!have_header) throw std::invalid_argument(name + ": empty file: expected the CSV of `gemmscope bench --csv`");
   return run;
 }
 

@@ -8,6 +8,7 @@
 // the kernel's (> 1: the kernel is faster). It is recomputed here from the two
 // median_ms columns, not read from ratio_to_cublas, so a comparison against a kernel
 // other than cuBLAS works the same way.
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -36,6 +37,9 @@ struct BenchRun {
 // header, an unterminated quote, a size that is not a whole number from 1 to 2^31 - 1,
 // a median that is not a number, a (kernel, shape) given twice. An empty, "nan" or
 // "inf" median, or one of 0, is a row without a time (measured = false), not an error.
+// Read record by record (memory: the rows kept, about 2x the text); at most
+// kMaxBenchCsvRows rows.
+inline constexpr size_t kMaxBenchCsvRows = 1'000'000;
 BenchRun read_bench_csv(std::string_view text, const std::string& name);
 
 // Reads the file at `path` (at most 64 MiB) and parses it as read_bench_csv does.

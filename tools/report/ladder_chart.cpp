@@ -52,10 +52,20 @@ std::string num(double v, int decimals) {
 }  // namespace
 
 std::string ladder_chart_svg(const std::vector<ChartBar>& bars, const std::string& title) {
+  // Shapes and kernels in order of first appearance; each bar's slot found by map,
+  // so that the chart is O(bars log bars) however many rows the file has.
   std::vector<std::string> shapes, kernels;
-  for (const auto& b : bars) {
-    if (std::find(shapes.begin(), shapes.end(), b.shape) == shapes.end()) shapes.push_back(b.shape);
-    if (std::find(kernels.begin(), kernels.end(), b.kernel) == kernels.end()) kernels.push_back(b.kernel);
+  std::map<std::string, size_t> shape_index, kernel_index;
+  std::vector<std::vector<size_t>> bars_of_shape;
+  for (size_t i = 0; i < bars.size(); ++i) {
+    const ChartBar& b = bars[i];
+    const auto [s, new_shape] = shape_index.try_emplace(b.shape, shapes.size());
+    if (new_shape) {
+      shapes.push_back(b.shape);
+      bars_of_shape.emplace_back();
+    }
+    bars_of_shape[s->second].push_back(i);
+    if (kernel_index.try_emplace(b.kernel, kernels.size()).second) kernels.push_back(b.kernel);
   }
   double top = 1;
   for (const auto& b : bars) top = std::max(top, b.tflops);
@@ -81,9 +91,9 @@ std::string ladder_chart_svg(const std::vector<ChartBar>& bars, const std::strin
          num(base_y - plot_h / 2, 0) + ")\">TFLOP/s</text>\n";
   for (size_t s = 0; s < shapes.size(); ++s) {
     const double x0 = left + gap / 2 + s * group_w;
-    for (const auto& b : bars) {
-      if (b.shape != shapes[s]) continue;
-      const size_t ki = std::find(kernels.begin(), kernels.end(), b.kernel) - kernels.begin();
+    for (const size_t i : bars_of_shape[s]) {
+      const ChartBar& b = bars[i];
+      const size_t ki = kernel_index.at(b.kernel);
       const double h = plot_h * b.tflops / top, x = x0 + ki * bar_w;
       svg += "<rect class=\"bar\" data-kernel=\"" + xml(b.kernel) + "\" data-shape=\"" + xml(b.shape) +
              "\" data-tflops=\"" + num(b.tflops, 1) + "\" x=\"" + num(x + 2, 1) + "\" y=\"" + num(base_y - h, 1) +

@@ -12,6 +12,12 @@ namespace {
 
 std::vector<CsvRecord> read_csv_records(std::string_view text, const std::string& name) {
   std::vector<CsvRecord> out;
+  for_each_csv_record(text, name, [&](const CsvRecord& rec) { out.push_back(rec); });
+  return out;
+}
+
+void for_each_csv_record(std::string_view text, const std::string& name,
+                         const std::function<void(const CsvRecord&)>& take) {
   CsvRecord rec{{std::string()}, 1};
   int line = 1, quote_line = 0;
   bool in_quotes = false, was_quoted = false, any = false;
@@ -36,7 +42,7 @@ std::vector<CsvRecord> read_csv_records(std::string_view text, const std::string
     } else if (c == '\n' || (c == '\r' && i + 1 < text.size() && text[i + 1] == '\n')) {
       if (c == '\r') ++i;
       // A blank line (nothing, not even a quoted empty field) is no record.
-      if (any || rec.fields.size() > 1) out.push_back(std::move(rec));
+      if (any || rec.fields.size() > 1) take(rec);
       ++line;
       rec = CsvRecord{{std::string()}, line};
       was_quoted = false;
@@ -55,8 +61,7 @@ std::vector<CsvRecord> read_csv_records(std::string_view text, const std::string
     any = true;
   }
   if (in_quotes) refuse(name, quote_line, "a quoted field is not closed before the end of the file");
-  if (any || rec.fields.size() > 1) out.push_back(std::move(rec));
-  return out;
+  if (any || rec.fields.size() > 1) take(rec);
 }
 
 }  // namespace gemmscope

@@ -2,6 +2,7 @@
 // CSV as RFC 4180 writes it, both ways: csv_field for the writers (bench's report,
 // tune's sweep times) and read_csv_records for the readers of bench CSVs (`gemmscope
 // compare`, `gemmscope tune merge`). Host-only and CUDA-free.
+#include <functional>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -30,5 +31,9 @@ struct CsvRecord {
 // std::invalid_argument "<name>: line <n>: <what>" for a quote inside an unquoted
 // field, text after a closing quote, or a quoted field left open at the end.
 std::vector<CsvRecord> read_csv_records(std::string_view text, const std::string& name);
+// The same records one at a time, in order (memory: one record), for a reader that
+// keeps less than every field of every record.
+void for_each_csv_record(std::string_view text, const std::string& name,
+                         const std::function<void(const CsvRecord&)>& take);
 
 }  // namespace gemmscope

@@ -77,11 +77,11 @@ bool valid_probe_name(std::string_view name);
 nlohmann::json to_json(const GoldenTrace& trace);
 // Validates every field; `source` names the file in error messages.
 GoldenTrace golden_from_json(const nlohmann::json& doc, const std::string& source);
-// A golden trace file is at most 16 MiB (the largest in traces/hw/ is 80 KB) and
+// A golden trace file is at most 4 MiB (the largest in traces/hw/ is 80 KB) and
 // nests at most 32 deep; it is read whole (a JSON document in memory is about 10x
-// its text). Refused besides: a key given twice in one object, a file that is not a
-// regular file (before any read).
-inline constexpr size_t kMaxGoldenFileBytes = size_t{16} << 20;
+// its text: at most about 40 MB). Refused besides: a key given twice in one object,
+// a file that is not a regular file (before any read).
+inline constexpr size_t kMaxGoldenFileBytes = size_t{4} << 20;
 inline constexpr int kMaxGoldenDepth = 32;
 GoldenTrace read_golden(const std::filesystem::path& path);
 // Writes `<dir>/<probe>.json` (pretty, one array row per line kept compact), all or
