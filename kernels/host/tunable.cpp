@@ -317,16 +317,4 @@ TunedChoice choose(const GemmShape& s) {
   return st.chosen[memo] = TunedChoice{tune::heuristic({s.m, s.n, s.k}, sm90::k10::sm_count(device)), "heuristic"};
 }
 
-void gemm_config(const std::string& config, const GemmShape& shape, const GemmOperands& ops, cudaStream_t stream) {
-  if (auto why = validate_problem(shape, ops); !why.empty()) throw GemmError(why);
-  tune::KernelConfig c;
-  try {
-    c = tune::parse_config(config);
-  } catch (const tune::ConfigError& e) {
-    throw GemmError(e.what());
-  }
-  if (auto why = sm90::k10::can_implement(c, shape, ops); !why.empty()) throw GemmError("k10:" + config + ": " + why);
-  sm90::k10::launch(c, shape, ops, stream);
-}
-
 }  // namespace gemmscope

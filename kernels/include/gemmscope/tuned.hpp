@@ -37,9 +37,4 @@ std::string driver_version();
 // shape: the cache key (asked once per device).
 tune::TuneKey tune_key_here(const GemmShape& shape);
 
-// Runs one named configuration ("128x256x64.s4.wg2.c2x1.static.g0.sk1"); throws
-// GemmError for a malformed or uncompiled configuration or a shape it cannot run.
-void gemm_config(const std::string& config, const GemmShape& shape, const GemmOperands& ops,
-                 cudaStream_t stream = nullptr);
-
 }  // namespace gemmscope

@@ -8,7 +8,7 @@
 // interleavings (with state hashing) for small ones.
 //
 // A kernel is bound to the engine by deriving from PipelineSim (see
-// verify/sim/*_binding.hpp for the kernels' own schedule code, and
+// verify/lib/include/gemmscope/testing/*_binding.hpp for the kernels' own schedule code, and
 // SyntheticRingSim below for a self-contained example). A role's step performs one
 // action or, when its next action is a wait that does not pass, returns false and
 // changes nothing: the scheduler may then try another role.
