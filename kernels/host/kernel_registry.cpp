@@ -2,6 +2,7 @@
 // the choice "auto" makes, and every kernel name resolved to something runnable.
 #include "gemmscope/kernel_registry.hpp"
 
+#include "gemmscope/auto_choice.hpp"
 #include "gemmscope/sm100.hpp"
 #include "gemmscope/tuned.hpp"
 #include "host/cublas.hpp"
@@ -67,10 +68,30 @@ std::string known_kernel_names() {
 
 namespace {
 
+// The current GPU's compute capability; 0.0 where no CUDA device is usable.
+ComputeCapability current_compute_capability() {
+  int device = 0;
+  ComputeCapability cc;
+  if (cudaGetDevice(&device) != cudaSuccess ||
+      cudaDeviceGetAttribute(&cc.major, cudaDevAttrComputeCapabilityMajor, device) != cudaSuccess ||
+      cudaDeviceGetAttribute(&cc.minor, cudaDevAttrComputeCapabilityMinor, device) != cudaSuccess) {
+    cudaGetLastError();  // clear it: the caller's next CUDA call reports its own
+    return {};
+  }
+  return cc;
+}
+
 // The configuration k10 runs for a shape, as the benchmark's detail column shows it.
 std::string chosen_k10(const GemmShape& shape) {
   const TunedChoice c = choose(shape);
   return "k10:" + tune::to_string(c.config) + " (" + c.source + ")";
+}
+
+// The Blackwell kernel's own rules for the problem (no GPU query).
+std::string sm100_problem_refusal(const GemmShape& s, const GemmOperands& ops) {
+  // validate_problem holds the sizes below 2^31.
+  return sm100::can_implement(static_cast<int>(s.m), static_cast<int>(s.n), static_cast<int>(s.k), ops.a, ops.b,
+                              ops.c);
 }
 
 // The Blackwell binary runs on compute capability 10.0 only: refused by name on any
@@ -83,12 +104,10 @@ std::string sm100_refusal(const GemmShape& s, const GemmOperands& ops) {
     const std::string why = cudaGetErrorString(cudaGetLastError());
     return "needs an sm_100 GPU (compute capability 10.0); no CUDA device is usable (" + why + ")";
   }
-  if (major != 10 || minor != 0)
+  if (!runs_sm100({major, minor}))
     return "needs an sm_100 GPU (compute capability 10.0); this GPU is " + std::to_string(major) + "." +
            std::to_string(minor);
-  // validate_problem holds the sizes below 2^31.
-  return sm100::can_implement(static_cast<int>(s.m), static_cast<int>(s.n), static_cast<int>(s.k), ops.a, ops.b,
-                              ops.c);
+  return sm100_problem_refusal(s, ops);
 }
 
 RunnableKernel ladder_kernel(const KernelInfo& info) {
@@ -106,6 +125,25 @@ RunnableKernel ladder_kernel(const KernelInfo& info) {
 
 }  // namespace
 
+std::string auto_kernel(const GemmShape& shape, const GemmOperands& ops) {
+  static const std::vector<std::string> ladder = [] {
+    std::vector<std::string> names;
+    for (const auto& k : sm90_kernels()) names.push_back(k.name);
+    return names;
+  }();
+  const auto refusal_of = [&](const std::string& name) -> std::string {
+    if (name == "sm100") return sm100_problem_refusal(shape, ops);
+    for (const auto& k : sm90_kernels())
+      if (k.name == name) return k.can_implement(shape, ops);
+    return "unknown";
+  };
+  const AutoChoice choice = choose_auto_kernel(
+      current_compute_capability(), ladder, refusal_of,
+      std::to_string(shape.m) + " x " + std::to_string(shape.n) + " x " + std::to_string(shape.k));
+  if (choice.name.empty()) throw GemmError(choice.why_none);
+  return choice.name;
+}
+
 RunnableKernel resolve_kernel(const std::string& name) {
   RunnableKernel k;
   bool found = false;
@@ -114,18 +152,26 @@ RunnableKernel resolve_kernel(const std::string& name) {
     k.can_implement = [](const GemmShape& s, const GemmOperands& ops) -> std::string {
       if (std::string why = validate_problem(s, ops); !why.empty()) return why;
       try {
-        select_kernel(s, ops);
+        auto_kernel(s, ops);
       } catch (const GemmError& e) {
         return e.what();
       }
       return {};
     };
     k.launch = [](const GemmShape& s, const GemmOperands& ops, cudaStream_t stream) {
-      select_kernel(s, ops).launch(s, ops, stream);
+      const std::string chosen = auto_kernel(s, ops);
+      if (chosen == "sm100") {
+        sm100::launch_gemm(ops.a, ops.b, ops.c, static_cast<int>(s.m), static_cast<int>(s.n), static_cast<int>(s.k),
+                           stream);
+        return;
+      }
+      for (const auto& info : sm90_kernels())
+        if (info.name == chosen) return info.launch(s, ops, stream);
+      throw GemmError("auto chose '" + chosen + "', which the registry cannot launch");
     };
     k.dispatch = [](const GemmShape& s, const GemmOperands& ops) {
-      const KernelInfo& chosen = select_kernel(s, ops);
-      return chosen.name == "k10" ? chosen_k10(s) : chosen.name;
+      const std::string chosen = auto_kernel(s, ops);
+      return chosen == "k10" ? chosen_k10(s) : chosen;
     };
     found = true;
   } else if (name.rfind("k10:", 0) == 0) {

@@ -3,9 +3,11 @@
 // `kernel`, `gemmscope bench|check --kernels`, the benchmark and the GPU tests) is
 // resolved here, and nowhere else, to something runnable:
 //
-//   auto                 what gemmscope::gemm runs by default: k10 with the tuning
+//   auto                 what gemmscope::gemm runs by default: on an sm_100 GPU (10.0)
+//                        sm100 where it can run the problem; else k10 with the tuning
 //                        cache's or the heuristic's configuration (gemmscope/tuned.hpp),
 //                        else the highest rung of the ladder that can run the problem
+//                        (gemmscope/auto_choice.hpp: the decision, without a GPU)
 //   k01 ... k10          the Hopper ladder and its variants (k05_2x2, k08_dyn, ...)
 //   k10:<configuration>  one configuration of the tunable kernel (tune/config.hpp)
 //   cublas               cuBLASLt, the benchmarks' reference
@@ -58,8 +60,13 @@ struct KernelInfo {
 // The Hopper ladder in order, k10 (its chosen configuration) last.
 const std::vector<KernelInfo>& sm90_kernels();
 
-// The rung "auto" runs for this problem: the last of sm90_kernels() that can run it.
-// Throws GemmError where none can.
+// The rung of the Hopper ladder for this problem: the last of sm90_kernels() that can
+// run it. Throws GemmError where none can.
 const KernelInfo& select_kernel(const GemmShape& shape, const GemmOperands& ops);
+
+// The kernel "auto" runs for this problem on the current GPU: "sm100" on compute
+// capability 10.0 where it accepts the problem, else select_kernel's rung
+// (choose_auto_kernel in gemmscope/auto_choice.hpp). Throws GemmError where none can.
+std::string auto_kernel(const GemmShape& shape, const GemmOperands& ops);
 
 }  // namespace gemmscope
