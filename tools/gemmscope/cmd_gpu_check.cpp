@@ -34,7 +34,8 @@ struct CheckArgs {
 
 const gemmscope::cli::Registration reg{"check", [](CLI::App& app) {
   auto args = std::make_shared<CheckArgs>();
-  CLI::App* cmd = app.add_subcommand("check", "Differential test: ladder kernels on the GPU vs an Eigen reference on the CPU");
+  CLI::App* cmd = app.add_subcommand("check", "Differential test: ladder kernels on the GPU vs an Eigen reference on the CPU "
+                                              "(exit 1: a case failed; 4: cases skipped, the GPU cannot run them)");
   cmd->add_option("--kernels", args->kernels,
                   "comma-separated names of the kernel registry: " + gemmscope::known_kernel_names())
       ->capture_default_str();
@@ -59,7 +60,7 @@ const gemmscope::cli::Registration reg{"check", [](CLI::App& app) {
     const uint64_t seed = args->seed ? args->seed : std::random_device{}();
     std::printf("# seed %llu\n", static_cast<unsigned long long>(seed));
     std::mt19937_64 rng(seed);
-    int failed = 0, passed = 0, refused = 0;
+    int failed = 0, passed = 0, refused = 0, skipped = 0;
     for (size_t which = 0; which < kernels.size(); ++which) {
       const std::string& kernel = kernels[which];
       const int n = shapes.empty() ? args->cases : static_cast<int>(shapes.size());
@@ -74,6 +75,12 @@ const gemmscope::cli::Registration reg{"check", [](CLI::App& app) {
         const auto p = gemmscope::harness::HostProblem::random(s, rng());
         const auto ref = gemmscope::harness::reference_gemm(p);
         const auto r = gemmscope::harness::run_case(kernel, p, ref);
+        if (!r.ran && gemmscope::refused_for_the_gpu(r.refusal)) {
+          ++skipped;  // not tried on this GPU: never counted as passed
+          std::printf("%-4s %6ldx%6ldx%6ld skipped: %s\n", kernel.c_str(), (long)s.m, (long)s.n, (long)s.k,
+                      r.refusal.c_str());
+          continue;
+        }
         if (!r.ran) {
           ++refused;
           std::printf("%-4s %6ldx%6ldx%6ld REFUSED %s\n", kernel.c_str(), (long)s.m, (long)s.n, (long)s.k, r.refusal.c_str());
@@ -84,8 +91,11 @@ const gemmscope::cli::Registration reg{"check", [](CLI::App& app) {
                     r.cmp.summary().c_str(), r.gpu_ms);
       }
     }
-    std::printf("# %d passed, %d failed, %d refused\n", passed, failed, refused);
+    std::printf("# %d passed, %d failed, %d refused", passed, failed, refused);
+    if (skipped) std::printf(", %d skipped (this GPU cannot run them)", skipped);
+    std::printf("\n");
     if (failed) std::exit(1);
+    if (skipped) std::exit(4);  // cases this GPU cannot run (sm100 elsewhere than on an sm_100)
   });
 }};
 

@@ -12,6 +12,7 @@
 #include <cctype>
 
 #include "bench/harness.hpp"
+#include "gemmscope/auto_choice.hpp"
 #include "gemmscope/kernel_registry.hpp"
 #include "gemmscope/tuned.hpp"
 #include "tune/cache.hpp"
@@ -32,6 +33,24 @@ bool need_gpu() {
 #define REQUIRE_GPU()                       \
   do {                                      \
     if (!need_gpu()) GTEST_SKIP() << "no GPU"; \
+  } while (0)
+
+// Empty on a GPU that runs the Blackwell kernel (compute capability 10.0); else
+// "needs an sm_100 GPU; this is <name> sm_XY".
+std::string sm100_gpu_missing() {
+  int device = 0;
+  cudaDeviceProp prop{};
+  check_cuda(cudaGetDevice(&device), "cudaGetDevice");
+  check_cuda(cudaGetDeviceProperties(&prop, device), "cudaGetDeviceProperties");
+  if (runs_sm100({prop.major, prop.minor})) return {};
+  return "needs an sm_100 GPU; this is " + std::string(prop.name) + " sm_" + std::to_string(prop.major) +
+         std::to_string(prop.minor);
+}
+
+// Skipped with the reason, never passed, where the GPU is not an sm_100.
+#define REQUIRE_SM100()                                                        \
+  do {                                                                         \
+    if (const std::string why = sm100_gpu_missing(); !why.empty()) GTEST_SKIP() << why; \
   } while (0)
 
 // Dimensions: mostly small and ragged, some around tile edges, some large.
@@ -86,6 +105,30 @@ TEST(GemmDiff, K08PersistentDynamic) { REQUIRE_GPU(); property("k08_dyn", true, 
 TEST(GemmDiff, K09BlockSwizzleStatic) { REQUIRE_GPU(); property("k09", true, true); }
 TEST(GemmDiff, K09BlockSwizzleNoCluster) { REQUIRE_GPU(); property("k09_c1", true, true); }
 TEST(GemmDiff, K09BlockSwizzleDynamic) { REQUIRE_GPU(); property("k09_dyn", true, true); }
+// The Blackwell kernel under the same property (its rules: K and N multiples of 8;
+// M anything), on an sm_100 GPU only.
+TEST(GemmDiff, Sm100) { REQUIRE_GPU(); REQUIRE_SM100(); property("sm100", true, true); }
+// Tiny, ragged and multi-tile shapes: one row, a partial 256 x 512 cluster tile in
+// each direction, exactly one tile, and grids of several tiles (the CLC walk and the
+// two-slot accumulator ring: more tiles than resident clusters, long and short K).
+TEST(GemmDiff, Sm100FixedShapes) {
+  REQUIRE_GPU();
+  REQUIRE_SM100();
+  const GemmShape shapes[] = {{1, 8, 8},       {1, 1, 8} /* refused: N */, {7, 16, 8},     {129, 264, 72},
+                              {255, 520, 136}, {256, 512, 64},             {257, 1032, 520}, {1000, 2056, 1000},
+                              {4096, 4096, 4096}, {8192, 512, 64}};
+  uint64_t seed = 100;
+  for (const auto& s : shapes) {
+    const HostProblem p = HostProblem::random(s, seed++);
+    const auto r = harness::run_case("sm100", p, harness::reference_gemm(p));
+    if (s.n % 8 != 0) {
+      EXPECT_FALSE(r.ran) << s.m << "x" << s.n << "x" << s.k;
+      continue;
+    }
+    ASSERT_TRUE(r.ran) << s.m << "x" << s.n << "x" << s.k << ": " << r.refusal;
+    EXPECT_TRUE(r.cmp.ok) << "sm100 " << s.m << "x" << s.n << "x" << s.k << ": " << r.cmp.summary();
+  }
+}
 // gemmscope::gemm's dispatch on any shape, K and N not multiples of 8 included.
 // k10, the tunable kernel: every compiled instance, plain and with the grouped
 // tile order, with and without split-K (the split count is drawn per case: 2..8,
@@ -234,6 +277,21 @@ TEST(GemmDiff, TuningCacheDispatch) {
 
 TEST(GemmDiff, AutoAnyShape) { REQUIRE_GPU(); property("auto", false, false); }
 
+// auto runs sm100 exactly on an sm_100 GPU, where the shape suits it; elsewhere a
+// rung of the ladder.
+TEST(GemmDiff, AutoRunsSm100OnlyOnAnSm100Gpu) {
+  REQUIRE_GPU();
+  const bool sm100_gpu = sm100_gpu_missing().empty();
+  const RunnableKernel k = resolve_kernel("auto");
+  for (const GemmShape& s : {GemmShape{512, 4096, 1024}, GemmShape{129, 257, 72}}) {
+    const HostProblem p = HostProblem::random(s, 3);
+    harness::DeviceProblem d(p);
+    const bool suits_sm100 = s.n % 8 == 0 && s.k % 8 == 0;
+    EXPECT_EQ(k.dispatch(s, d.operands()) == "sm100", sm100_gpu && suits_sm100)
+        << s.m << "x" << s.n << "x" << s.k << ": " << k.dispatch(s, d.operands());
+  }
+}
+
 // Fixed shapes every run: tiny, LLM-like, square.
 TEST(GemmDiff, FixedShapes) {
   REQUIRE_GPU();
@@ -304,10 +362,8 @@ TEST(GemmDiff, CublasAndSm100ThroughTheRegistry) {
     const auto r = harness::run_case("cublas", p, ref);
     ASSERT_TRUE(r.ran) << r.refusal;
     EXPECT_TRUE(r.cmp.ok) << "cublas " << s.m << "x" << s.n << "x" << s.k << ": " << r.cmp.summary();
-    int major = 0;
-    check_cuda(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, 0), "compute capability");
     const auto b = harness::run_case("sm100", p, ref);
-    if (major == 10) {
+    if (sm100_gpu_missing().empty()) {
       if (b.ran) EXPECT_TRUE(b.cmp.ok) << b.cmp.summary();  // N = 257 is refused by its rules
     } else {
       EXPECT_FALSE(b.ran);

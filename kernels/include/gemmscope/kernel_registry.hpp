@@ -44,6 +44,11 @@ struct RunnableKernel {
 // or uncompiled configuration (its message). Does no GPU work.
 RunnableKernel resolve_kernel(const std::string& name);
 
+// Whether a can_implement refusal is about the GPU, not the problem: sm100's on any
+// GPU but an sm_100 ("needs an sm_100 GPU (compute capability 10.0); this GPU is
+// 9.0"). check and the tests report such a case as skipped, never as passed.
+inline bool refused_for_the_gpu(const std::string& refusal) { return refusal.starts_with("needs an sm_100 GPU"); }
+
 // The names resolve_kernel accepts, as its error message lists them.
 std::string known_kernel_names();
 
