@@ -37,15 +37,37 @@ inline constexpr uint32_t kClusterTileN = kMmaN * kClusterN;      // 512
 inline constexpr uint32_t kMmasPerBlockK = kBlockK / kMmaK;       // 4
 
 // ---- Pipelines ----------------------------------------------------------------
-inline constexpr uint32_t kStages = 6;        // shared-memory ring of A/B k-blocks
-inline constexpr uint32_t kAccumSlots = 2;    // TMEM accumulator ring: MMA one, epilogue the other
-inline constexpr uint32_t kClcStages = 2;     // cluster-launch-control responses in flight
-inline constexpr uint32_t kGroupRowsM = 4;    // block swizzle: cluster-tile rows per group
-
-// ---- Tensor memory --------------------------------------------------------------
 inline constexpr uint32_t kTmemLanes = 128;
 inline constexpr uint32_t kAccumColumns = kMmaN;  // fp32, one per 32-bit cell
-inline constexpr uint32_t kTmemColumns = kAccumSlots * kAccumColumns;  // 512: all of it
+
+// The schedule's depths as one type: the kernel is built with KernelSchedule; the
+// schedule code (sm100_schedule.hpp) takes it as a template argument, so the host
+// simulator (verify/lib/.../sm100_binding.hpp) runs the same code with the kernel's
+// values, or with a copy that changes one (KernelSchedule::with_stages<4>) to see the
+// simulation follow.
+template <uint32_t Stages, uint32_t AccumSlots, uint32_t ClcStages, uint32_t GroupRowsM>
+struct Schedule {
+  static constexpr uint32_t kStages = Stages;          // shared-memory ring of A/B k-blocks
+  static constexpr uint32_t kAccumSlots = AccumSlots;  // TMEM accumulator ring: MMA one, epilogue the other
+  static constexpr uint32_t kClcStages = ClcStages;    // cluster-launch-control responses in flight
+  static constexpr uint32_t kGroupRowsM = GroupRowsM;  // block swizzle: cluster-tile rows per group
+  static constexpr uint32_t kTmemColumns = AccumSlots * kAccumColumns;  // the accumulator ring's columns
+  static_assert(Stages >= 1 && AccumSlots >= 1 && ClcStages >= 1 && GroupRowsM >= 1, "every ring needs a buffer");
+
+  template <uint32_t S> using with_stages = Schedule<S, AccumSlots, ClcStages, GroupRowsM>;
+  template <uint32_t A> using with_accum_slots = Schedule<Stages, A, ClcStages, GroupRowsM>;
+  template <uint32_t C> using with_clc_stages = Schedule<Stages, AccumSlots, C, GroupRowsM>;
+  template <uint32_t G> using with_group_rows_m = Schedule<Stages, AccumSlots, ClcStages, G>;
+};
+using KernelSchedule = Schedule</*stages*/ 6, /*accum slots*/ 2, /*CLC stages*/ 2, /*group rows*/ 4>;
+
+inline constexpr uint32_t kStages = KernelSchedule::kStages;
+inline constexpr uint32_t kAccumSlots = KernelSchedule::kAccumSlots;
+inline constexpr uint32_t kClcStages = KernelSchedule::kClcStages;
+inline constexpr uint32_t kGroupRowsM = KernelSchedule::kGroupRowsM;
+
+// ---- Tensor memory --------------------------------------------------------------
+inline constexpr uint32_t kTmemColumns = KernelSchedule::kTmemColumns;  // 512: all of it
 
 // ---- Warp roles ---------------------------------------------------------------
 inline constexpr uint32_t kProducerWarp = 0;   // TMA loads

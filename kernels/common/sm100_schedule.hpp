@@ -78,11 +78,13 @@ GEMMSCOPE_HD constexpr uint32_t k_blocks(uint32_t k) { return (k + kBlockK - 1) 
 // Block swizzle (grouped order): cluster ids walk down a group of kGroupRowsM tile
 // rows before moving one tile column right, so clusters running at the same time
 // share rows of A and columns of B in L2. The last group may have fewer rows.
+template <class Sched = KernelSchedule>
 GEMMSCOPE_HD constexpr ClusterTile cluster_tile_of(uint32_t cluster_id, TileGrid grid) {
-  const uint32_t per_group = kGroupRowsM * grid.tiles_n;
-  const uint32_t first_m = (cluster_id / per_group) * kGroupRowsM;
+  constexpr uint32_t group_rows = Sched::kGroupRowsM;
+  const uint32_t per_group = group_rows * grid.tiles_n;
+  const uint32_t first_m = (cluster_id / per_group) * group_rows;
   const uint32_t rows_left = grid.tiles_m - first_m;
-  const uint32_t rows = rows_left < kGroupRowsM ? rows_left : kGroupRowsM;
+  const uint32_t rows = rows_left < group_rows ? rows_left : group_rows;
   const uint32_t in_group = cluster_id % per_group;
   return ClusterTile{first_m + in_group % rows, in_group / rows};
 }
@@ -93,6 +95,10 @@ GEMMSCOPE_HD constexpr ClusterTile cluster_tile_of(uint32_t cluster_id, TileGrid
 GEMMSCOPE_HD constexpr uint32_t grid_dim_x(TileGrid grid) { return kClusterM * grid.tiles(); }
 GEMMSCOPE_HD constexpr uint32_t grid_dim_y() { return kClusterN; }
 GEMMSCOPE_HD constexpr uint32_t cluster_id_of_cta_x(uint32_t cta_x) { return cta_x / kClusterM; }
+// blockIdx.x of CTA `rank` of cluster `cluster_id` (its x position: cta_in_pair).
+GEMMSCOPE_HD constexpr uint32_t cta_x_of(uint32_t cluster_id, uint32_t rank) {
+  return cluster_id * kClusterM + cta_in_pair(rank);
+}
 
 // ---- What each CTA loads and writes --------------------------------------------
 // One TMA box: its global coordinates (K element, row) and where it lands in the
@@ -130,16 +136,23 @@ GEMMSCOPE_HD constexpr GlobalElement c_element(uint32_t rank, ClusterTile tile, 
 // Every role of every CTA walks the same sequence of tiles: its own cluster's, then
 // one per successful clusterlaunchcontrol.try_cancel response (PTX ISA
 // "clusterlaunchcontrol"), until a response says nothing was cancelled.
-struct ClcState {
-  PipelineState<kClcStages> pipe;  // which response buffer / clc_full phase comes next
-  uint32_t cluster_id = 0;          // the tile being worked on
+template <class Sched = KernelSchedule>
+struct ClcStateOf {
+  PipelineState<Sched::kClcStages> pipe;  // which response buffer / clc_full phase comes next
+  uint32_t cluster_id = 0;                // the tile being worked on
   bool done = false;
 };
-GEMMSCOPE_HD constexpr ClcState clc_start(uint32_t cta_x) { return ClcState{{}, cluster_id_of_cta_x(cta_x), false}; }
+using ClcState = ClcStateOf<>;
+template <class Sched = KernelSchedule>
+GEMMSCOPE_HD constexpr ClcStateOf<Sched> clc_start(uint32_t cta_x) {
+  return ClcStateOf<Sched>{{}, cluster_id_of_cta_x(cta_x), false};
+}
 // After reading the response in buffer pipe.index: a cancelled cluster's first CTA
 // x coordinate names the next tile; a failed cancel ends the walk.
-GEMMSCOPE_HD constexpr ClcState clc_after_response(ClcState state, bool cancelled, uint32_t first_cta_x) {
-  ClcState next = state;
+template <class Sched>
+GEMMSCOPE_HD constexpr ClcStateOf<Sched> clc_after_response(ClcStateOf<Sched> state, bool cancelled,
+                                                            uint32_t first_cta_x) {
+  ClcStateOf<Sched> next = state;
   next.pipe.advance();
   if (cancelled) {
     next.cluster_id = cluster_id_of_cta_x(first_cta_x);

@@ -6,9 +6,11 @@
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
 
+#include <algorithm>
 #include <set>
 #include <string>
 #include <utility>
+#include <vector>
 
 #if __has_include("common/sm100_schedule.hpp")
 #include "gemmscope/testing/sm100_binding.hpp"
@@ -20,6 +22,7 @@ using model::sim::SimResult;
 using model::sim::Violation;
 using gemmscope::testing::sim::Sm100Mutations;
 using gemmscope::testing::sim::Sm100ScheduleSim;
+using gemmscope::testing::sim::Sm100ScheduleSimOf;
 using gemmscope::testing::sim::Sm100SimConfig;
 
 Sm100SimConfig config_of(uint32_t tiles_m, uint32_t tiles_n, uint32_t k_blocks, uint32_t clusters, bool lockstep) {
@@ -86,6 +89,93 @@ TEST(SimSm100, BoundedExhaustiveSearchFindsNoViolation) {
   EXPECT_EQ(r.states, 8'001u);  // the budget ran out before the space did
   std::printf("bounded exhaustive sm100 (2 stages, 1 tile, 1 k-block): %llu states, complete=%d\n",
               static_cast<unsigned long long>(r.states), r.complete ? 1 : 0);
+}
+
+// ---- One source: the kernel's schedule constants drive the simulation -------------------
+// The binding takes the kernel's own schedule type (sm100::KernelSchedule, which
+// gemm_sm100.cu is built with). A copy with one depth changed must change what is
+// simulated; the unchanged type must reproduce the kernel's run exactly. 5 x 2 tiles
+// (more than one group of the grouped order), K = 8 k-blocks, one resident cluster
+// (the rest through CLC), epilogue warps in lockstep, the in-order schedule.
+struct SimFigures {
+  bool ok = false;
+  uint64_t steps = 0;
+  size_t waits = 0;
+  std::vector<std::string> events;  // lane, first step and label of each, in order
+  std::vector<std::string> outputs;
+  std::string labels;  // every label, one per line
+};
+template <class Sched>
+SimFigures simulate_with() {
+  Sm100ScheduleSimOf<Sched> sim(config_of(5, 2, 8, 1, true));
+  SimFigures f;
+  f.ok = run_in_order(sim).ok();
+  f.steps = sim.steps();
+  for (const auto& e : sim.events()) {
+    f.waits += e.kind == model::sim::SimEvent::Kind::wait;
+    f.events.push_back(std::to_string(e.lane) + "@" + std::to_string(e.begin) + " " + e.label);
+    f.labels += e.label + "\n";
+  }
+  f.outputs = sim.outputs_in_order();
+  return f;
+}
+bool mentions(const SimFigures& f, const std::string& text) { return f.labels.find(text) != std::string::npos; }
+
+TEST(SimSm100, FollowsTheKernelsConfig) {
+  using Kernel = sm100::KernelSchedule;
+  static_assert(Kernel::kStages == sm100::kStages && Kernel::kClcStages == sm100::kClcStages &&
+                Kernel::kAccumSlots == sm100::kAccumSlots && Kernel::kGroupRowsM == sm100::kGroupRowsM);
+  const SimFigures kernel = simulate_with<Kernel>();
+  // Today's figures (the binding's run before it took the schedule as a type).
+  ASSERT_TRUE(kernel.ok);
+  EXPECT_EQ(kernel.steps, 1588u);
+  EXPECT_EQ(kernel.events.size(), 2156u);
+  EXPECT_EQ(kernel.waits, 568u);
+  EXPECT_EQ(kernel.outputs.size(), 160u);  // 10 tiles x 16 blocks of 32 x 256
+  using SpelledOut = sm100::Schedule<6, 2, 2, 4>;  // the same values, written out
+  EXPECT_EQ(simulate_with<SpelledOut>().events, kernel.events);
+  std::printf("kernel's schedule (6 stages, 2 slots, 2 CLC, group 4): %llu steps, %zu events, %zu waits\n",
+              static_cast<unsigned long long>(kernel.steps), kernel.events.size(), kernel.waits);
+
+  // Ring stages 6 -> 4: the producer's tail waits out 4 stages, not 6 (2 steps fewer
+  // in each of 4 CTAs), and stages 4 and 5 are never filled.
+  const SimFigures stages4 = simulate_with<Kernel::with_stages<4>>();
+  ASSERT_TRUE(stages4.ok);
+  EXPECT_EQ(stages4.steps, kernel.steps - 4 * (6 - 4));
+  EXPECT_TRUE(mentions(kernel, "into stage 5"));
+  EXPECT_FALSE(mentions(stages4, "into stage 4"));
+  EXPECT_FALSE(mentions(stages4, "into stage 5"));
+  EXPECT_NE(stages4.events, kernel.events);
+
+  // CLC responses in flight 2 -> 1: the same work (steps and outputs), but the
+  // scheduler waits for every reader before each try_cancel: more waits, only
+  // response buffer 0.
+  const SimFigures clc1 = simulate_with<Kernel::with_clc_stages<1>>();
+  ASSERT_TRUE(clc1.ok);
+  EXPECT_EQ(clc1.steps, kernel.steps);
+  EXPECT_EQ(clc1.outputs, kernel.outputs);
+  EXPECT_GT(clc1.waits, kernel.waits);
+  EXPECT_TRUE(mentions(kernel, "try_cancel into response 1"));
+  EXPECT_FALSE(mentions(clc1, "try_cancel into response 1"));
+  EXPECT_NE(clc1.events, kernel.events);
+
+  // TMEM accumulator slots 2 -> 1: only slot 0 is drained.
+  const SimFigures accum1 = simulate_with<Kernel::with_accum_slots<1>>();
+  ASSERT_TRUE(accum1.ok);
+  EXPECT_TRUE(mentions(kernel, "drain slot 1"));
+  EXPECT_FALSE(mentions(accum1, "drain slot 1"));
+  EXPECT_NE(accum1.events, kernel.events);
+
+  // Group rows 4 -> 1: the same blocks of C, stored in another tile order.
+  const SimFigures group1 = simulate_with<Kernel::with_group_rows_m<1>>();
+  ASSERT_TRUE(group1.ok);
+  EXPECT_NE(group1.outputs, kernel.outputs);
+  EXPECT_EQ(std::set<std::string>(group1.outputs.begin(), group1.outputs.end()),
+            std::set<std::string>(kernel.outputs.begin(), kernel.outputs.end()));
+  std::printf("stages 4: %llu steps; CLC 1: %zu waits; slots 1: %zu waits; group 1: first tile change at output %zu\n",
+              static_cast<unsigned long long>(stages4.steps), clc1.waits, accum1.waits,
+              static_cast<size_t>(std::mismatch(group1.outputs.begin(), group1.outputs.end(), kernel.outputs.begin()).first -
+                                  group1.outputs.begin()));
 }
 
 // ---- Mutations: each must be caught -------------------------------------------------------

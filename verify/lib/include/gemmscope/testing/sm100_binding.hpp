@@ -3,10 +3,15 @@
 // bound to the pipeline-simulation engine (model/pipeline_sim.hpp). The roles below
 // follow run_producer, run_mma, run_scheduler and run_epilogue action by action and
 // call the kernel's own __host__ __device__ code for every decision: PipelineState
-// (ring index, full/empty parity), ClcState / clc_start / clc_after_response,
-// cluster_tile_of, a_load / b_load (what each CTA loads, where it lands, to which
-// CTAs it multicasts), pair_mask / cluster_mask, leader_of, accumulator_address,
-// epilogue_element / c_element, and the barrier counts of sm100_config.hpp.
+// (ring index, full/empty parity), ClcStateOf / clc_start / clc_after_response (the
+// CLC walk), cluster_tile_of, cta_x_of, a_load / b_load (what each CTA loads, where
+// it lands, to which CTAs it multicasts), pair_mask / cluster_mask, leader_of,
+// accumulator_address, epilogue_element / c_element, and the barrier counts of
+// sm100_config.hpp. The depths (ring stages, TMEM accumulator slots, CLC responses
+// in flight, group rows) come from one type, sm100::KernelSchedule, which the kernel
+// is built with; the binding takes it as its template argument, so a changed copy
+// (KernelSchedule::with_stages<4>) changes what is simulated, with no number of
+// the kernel's restated here.
 //
 // What the binding adds is the hardware the kernel talks to: TMA copies that land
 // later (complete_tx on the leader's full barrier), tcgen05.commit arrivals that
@@ -21,6 +26,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -55,17 +61,24 @@ struct Sm100SimConfig {
   Sm100Mutations mutations;
 };
 
-template <uint32_t Stages = sm100::kStages>
-class Sm100ScheduleSim : public model::sim::PipelineSim {
+// `Sched`: the kernel's schedule depths (sm100::KernelSchedule), or a copy with one
+// changed (sm100::KernelSchedule::with_stages<2>) to search a smaller space or to
+// see the simulation follow the change.
+template <class Sched = sm100::KernelSchedule>
+class Sm100ScheduleSimOf : public model::sim::PipelineSim {
+  static constexpr uint32_t Stages = Sched::kStages;
+  static constexpr uint32_t kAccumSlots = Sched::kAccumSlots;
+  static constexpr uint32_t kClcStages = Sched::kClcStages;
   using Ring = sm100::PipelineState<Stages>;
-  using AccumRing = sm100::PipelineState<sm100::kAccumSlots>;
+  using AccumRing = sm100::PipelineState<kAccumSlots>;
+  using Clc = sm100::ClcStateOf<Sched>;
   static constexpr uint32_t kCtas = sm100::kClusterSize;
   // Of a CTA's stage: its A loads (rows 0-63, 64-127), then B.
   static constexpr uint32_t kParts = sm100::kCtaRowsA / sm100::kRowsAPerLoad + 1;
   static constexpr uint32_t kTryCancel = 1;  // custom async effect code
 
  public:
-  explicit Sm100ScheduleSim(Sm100SimConfig config) : config_(config) {
+  explicit Sm100ScheduleSimOf(Sm100SimConfig config) : config_(config) {
     using model::require;
     require(config.tiles_m >= 1 && config.tiles_m <= 64, "tiles_m", config.tiles_m, "must be in 1..64");
     require(config.tiles_n >= 1 && config.tiles_n <= 64, "tiles_n", config.tiles_n, "must be in 1..64");
@@ -128,18 +141,18 @@ class Sm100ScheduleSim : public model::sim::PipelineSim {
     if (e.target != kTryCancel) throw model::ModelError("unknown custom effect " + std::to_string(e.target));
     // clusterlaunchcontrol.try_cancel (multicast): the response lands in every CTA's
     // buffer `slot` and completes 16 bytes on each CTA's clc_full[slot].
-    const uint32_t cluster = e.amount / sm100::kClcStages, slot = e.amount % sm100::kClcStages;
+    const uint32_t cluster = e.amount / kClcStages, slot = e.amount % kClcStages;
     Response value;
     value.serial = responses_written_[cluster]++;
     value.cancelled = next_unlaunched_ < grid_.tiles();
-    // A cancelled cluster's first CTA: clusters are kClusterM CTAs wide along x.
-    value.first_cta_x = value.cancelled ? next_unlaunched_ * sm100::kClusterM : 0;
+    // A cancelled cluster's first CTA (the launcher's grid: clusters along x).
+    value.first_cta_x = value.cancelled ? sm100::cta_x_of(next_unlaunched_, 0) : 0;
     if (value.cancelled) ++next_unlaunched_;
     for (uint32_t rank = 0; rank < kCtas; ++rank) {
       const uint32_t buf = response_buffer(cluster, rank, slot);
       begin_write(buf, "response " + std::to_string(value.serial));
       finish_write(buf);
-      responses_[cluster * kCtas * sm100::kClcStages + rank * sm100::kClcStages + slot] = value;
+      responses_[cluster * kCtas * kClcStages + rank * kClcStages + slot] = value;
       complete_tx(clc_full(cluster, rank, slot), sm100::kClcResponseBytes);
     }
   }
@@ -147,7 +160,7 @@ class Sm100ScheduleSim : public model::sim::PipelineSim {
   void finish_checks() override {
     // The kernel frees its Tensor Memory after the last cluster barrier.
     for (auto& a : tmem_) {
-      a.free(a.live().front().column, sm100::kTmemColumns, 2);
+      a.free(a.live().front().column, Sched::kTmemColumns, 2);
       a.check_all_freed();
     }
   }
@@ -179,7 +192,7 @@ class Sm100ScheduleSim : public model::sim::PipelineSim {
     uint32_t pc = kLoopTop;
     Ring stage{};
     AccumRing accum{};
-    sm100::ClcState clc{};
+    Clc clc{};
     uint32_t kb = 0;              // k-block of the current tile (tail: stages waited)
     uint32_t responses_read = 0;  // CLC responses this role has read
     bool first_tile = true;
@@ -196,18 +209,18 @@ class Sm100ScheduleSim : public model::sim::PipelineSim {
   }
   uint32_t full(uint32_t c, uint32_t r, uint32_t s) const { return full_[idx(c, r, s, Stages)]; }
   uint32_t empty(uint32_t c, uint32_t r, uint32_t s) const { return empty_[idx(c, r, s, Stages)]; }
-  uint32_t tmem_full(uint32_t c, uint32_t r, uint32_t s) const { return tmem_full_[idx(c, r, s, sm100::kAccumSlots)]; }
-  uint32_t tmem_empty(uint32_t c, uint32_t r, uint32_t s) const { return tmem_empty_[idx(c, r, s, sm100::kAccumSlots)]; }
-  uint32_t clc_full(uint32_t c, uint32_t r, uint32_t s) const { return clc_full_[idx(c, r, s, sm100::kClcStages)]; }
-  uint32_t clc_empty(uint32_t c, uint32_t r, uint32_t s) const { return clc_empty_[idx(c, r, s, sm100::kClcStages)]; }
+  uint32_t tmem_full(uint32_t c, uint32_t r, uint32_t s) const { return tmem_full_[idx(c, r, s, kAccumSlots)]; }
+  uint32_t tmem_empty(uint32_t c, uint32_t r, uint32_t s) const { return tmem_empty_[idx(c, r, s, kAccumSlots)]; }
+  uint32_t clc_full(uint32_t c, uint32_t r, uint32_t s) const { return clc_full_[idx(c, r, s, kClcStages)]; }
+  uint32_t clc_empty(uint32_t c, uint32_t r, uint32_t s) const { return clc_empty_[idx(c, r, s, kClcStages)]; }
   uint32_t stage_buffer(uint32_t c, uint32_t r, uint32_t s, uint32_t part) const {
     return stage_buffers_[idx(c, r, s, Stages) * kParts + part];
   }
   uint32_t accum_buffer(uint32_t c, uint32_t r, uint32_t slot) const {
-    return accum_buffers_[idx(c, r, slot, sm100::kAccumSlots)];
+    return accum_buffers_[idx(c, r, slot, kAccumSlots)];
   }
   uint32_t response_buffer(uint32_t c, uint32_t r, uint32_t s) const {
-    return response_buffers_[idx(c, r, s, sm100::kClcStages)];
+    return response_buffers_[idx(c, r, s, kClcStages)];
   }
 
   void build_cluster(uint32_t c) {
@@ -226,14 +239,14 @@ class Sm100ScheduleSim : public model::sim::PipelineSim {
       }
       // TMEM: the MMA warp of each CTA allocates all columns (cta_group::2).
       tmem_.emplace_back();
-      const uint32_t base = tmem_.back().allocate(sm100::kTmemColumns, 2);
-      for (uint32_t slot = 0; slot < sm100::kAccumSlots; ++slot) {
+      const uint32_t base = tmem_.back().allocate(Sched::kTmemColumns, 2);
+      for (uint32_t slot = 0; slot < kAccumSlots; ++slot) {
         tmem_full_.push_back(add_barrier(cta + "tmem_full[" + std::to_string(slot) + "]", sm100::kTmemFullArrivals));
         tmem_empty_.push_back(
             add_barrier(cta + "tmem_empty[" + std::to_string(slot) + "]", sm100::kTmemEmptyArrivals));
         const uint32_t first = model::tmem_column(sm100::accumulator_address(base, slot));
         const uint32_t last = first + sm100::kAccumColumns;
-        model::require(last <= model::tmem_column(base) + sm100::kTmemColumns, "accumulator slot", slot,
+        model::require(last <= model::tmem_column(base) + Sched::kTmemColumns, "accumulator slot", slot,
                        "runs past the TMEM allocation");
         for (uint32_t other = 0; other < slot; ++other)
           model::require(model::tmem_column(sm100::accumulator_address(base, other)) + sm100::kAccumColumns <= first,
@@ -242,23 +255,27 @@ class Sm100ScheduleSim : public model::sim::PipelineSim {
                                                 std::to_string(last - 1) + " (slot " + std::to_string(slot) + ")",
                                             sm100::kEpilogueWarps));
       }
-      for (uint32_t s = 0; s < sm100::kClcStages; ++s) {
+      for (uint32_t s = 0; s < kClcStages; ++s) {
         clc_full_.push_back(add_barrier(cta + "clc_full[" + std::to_string(s) + "]", sm100::kClcFullArrivals));
         clc_empty_.push_back(add_barrier(cta + "clc_empty[" + std::to_string(s) + "]", sm100::kClcEmptyArrivals));
         // Readers of a response: producer, scheduler, the epilogue warps, and the MMA in a leader.
         const uint32_t readers = 2 + sm100::kEpilogueWarps + (sm100::is_leader(r) ? 1 : 0);
         response_buffers_.push_back(add_buffer(cta + "clc response " + std::to_string(s), readers));
       }
-      for (uint32_t s = 0; s < sm100::kClcStages; ++s) responses_.push_back(Response{});
+      for (uint32_t s = 0; s < kClcStages; ++s) responses_.push_back(Response{});
     }
+    // The readers above are clc_empty's arrivals: the kernel's count must match.
+    uint32_t readers = 0;
+    for (uint32_t r = 0; r < kCtas; ++r) readers += 2 + sm100::kEpilogueWarps + (sm100::is_leader(r) ? 1 : 0);
+    model::require(readers == sm100::kClcEmptyArrivals, "clc_empty arrivals", sm100::kClcEmptyArrivals,
+                   "must equal the readers of a CLC response");
     responses_written_.push_back(0);
     for (uint32_t r = 0; r < kCtas; ++r) {
-      // blockIdx.x of CTA r of cluster c (clusters are kClusterM wide along x).
-      const uint32_t cta_x = c * sm100::kClusterM + sm100::cta_in_pair(r);
+      const uint32_t cta_x = sm100::cta_x_of(c, r);
       Role base{};
       base.cluster = c;
       base.rank = r;
-      base.clc = sm100::clc_start(cta_x);
+      base.clc = sm100::clc_start<Sched>(cta_x);
       Role producer = base;
       producer.kind = Kind::producer;
       if (config_.mutations.producer_wrong_initial_phase) producer.stage.phase = 1;
@@ -316,13 +333,14 @@ class Sm100ScheduleSim : public model::sim::PipelineSim {
   static int tensor_core_queue(uint32_t cluster, uint32_t rank) { return static_cast<int>(cluster * kCtas + rank); }
 
   // ---- Shared pieces of the roles ---------------------------------------------------------
-  sm100::ClcState after_response(const Role& r, const Response& resp) const {
+  Clc after_response(const Role& r, const Response& resp) const {
     bool cancelled = resp.cancelled;
     uint32_t first_cta_x = resp.first_cta_x;
     // The first successful response (serial 0 of this cluster) is where mutations bite.
     if (cancelled && r.responses_read == 0) {
-      if (config_.mutations.scheduler_skips_tile) first_cta_x += sm100::kClusterM;
-      if (config_.mutations.scheduler_repeats_tile) first_cta_x = r.clc.cluster_id * sm100::kClusterM;
+      if (config_.mutations.scheduler_skips_tile)
+        first_cta_x = sm100::cta_x_of(sm100::cluster_id_of_cta_x(first_cta_x) + 1, 0);
+      if (config_.mutations.scheduler_repeats_tile) first_cta_x = sm100::cta_x_of(r.clc.cluster_id, 0);
     }
     return sm100::clc_after_response(r.clc, cancelled, first_cta_x);
   }
@@ -333,8 +351,8 @@ class Sm100ScheduleSim : public model::sim::PipelineSim {
     if (!try_wait(clc_full(r.cluster, r.rank, s), r.clc.pipe.full_phase())) return false;
     const uint32_t buf = response_buffer(r.cluster, r.rank, s);
     read(buf, "response " + std::to_string(r.responses_read));
-    const Response& resp = responses_[r.cluster * kCtas * sm100::kClcStages + r.rank * sm100::kClcStages + s];
-    const sm100::ClcState next = after_response(r, resp);
+    const Response& resp = responses_[r.cluster * kCtas * kClcStages + r.rank * kClcStages + s];
+    const Clc next = after_response(r, resp);
     if (release) {
       release_read(buf);
       arrive(clc_empty(r.cluster, 0, s));
@@ -364,7 +382,7 @@ class Sm100ScheduleSim : public model::sim::PipelineSim {
       case kIssueLoads: {
         const uint32_t s = r.stage.index;
         const uint32_t write_s = config_.mutations.producer_stage_off_by_one ? (s + 1) % Stages : s;
-        const sm100::ClusterTile tile = sm100::cluster_tile_of(r.clc.cluster_id, grid_);
+        const sm100::ClusterTile tile = sm100::cluster_tile_of<Sched>(r.clc.cluster_id, grid_);
         if (sm100::is_leader(rank)) arrive_expect_tx(full(c, rank, s), sm100::kFullTxBytes);
         const std::pair<char, sm100::TmaLoad> loads[2] = {{'A', sm100::a_load(rank, tile, r.kb)},
                                                           {'B', sm100::b_load(rank, tile, r.kb)}};
@@ -434,7 +452,7 @@ class Sm100ScheduleSim : public model::sim::PipelineSim {
         return step_mma(r);
       case kIssueMma: {
         const uint32_t s = r.stage.index, slot = r.accum.index, pair = sm100::pair_of(rank);
-        const sm100::ClusterTile tile = sm100::cluster_tile_of(r.clc.cluster_id, grid_);
+        const sm100::ClusterTile tile = sm100::cluster_tile_of<Sched>(r.clc.cluster_id, grid_);
         // The 2-SM MMA reads the stage in both CTAs of the pair and accumulates into
         // the slot in both CTAs' TMEM.
         model::sim::AsyncOp commit{"commit empty[" + std::to_string(s) + "] from cta" + std::to_string(rank),
@@ -501,7 +519,7 @@ class Sm100ScheduleSim : public model::sim::PipelineSim {
                                    "cluster launch control",
                                    1000 + static_cast<int>(c),
                                    -1,
-                                   {{model::sim::AsyncEffect::Kind::custom, kTryCancel, c * sm100::kClcStages + s}}});
+                                   {{model::sim::AsyncEffect::Kind::custom, kTryCancel, c * kClcStages + s}}});
         mark(rank == 0 ? "try_cancel into response " + std::to_string(s) : "expect response " + std::to_string(s));
         r.pc = kReadClc;
         return true;
@@ -528,7 +546,7 @@ class Sm100ScheduleSim : public model::sim::PipelineSim {
         return step_epilogue(r);
       case kDrainTmem: {
         const uint32_t slot = r.accum.index;
-        const sm100::ClusterTile tile = sm100::cluster_tile_of(r.clc.cluster_id, grid_);
+        const sm100::ClusterTile tile = sm100::cluster_tile_of<Sched>(r.clc.cluster_id, grid_);
         const uint32_t first_warp = r.warp < 0 ? sm100::kFirstEpilogueWarp : static_cast<uint32_t>(r.warp);
         const uint32_t warps = r.warp < 0 ? sm100::kEpilogueWarps : 1;
         for (uint32_t warp = first_warp; warp < first_warp + warps; ++warp) {
@@ -564,7 +582,7 @@ class Sm100ScheduleSim : public model::sim::PipelineSim {
         const bool moved = read_clc(r, r.warp >= 0);
         if (moved && r.warp < 0) {
           // Lockstep: the four warps each read and release.
-          const uint32_t s = (r.clc.pipe.index + sm100::kClcStages - 1) % sm100::kClcStages;
+          const uint32_t s = (r.clc.pipe.index + kClcStages - 1) % kClcStages;
           const uint32_t buf = response_buffer(c, rank, s);
           for (uint32_t w = 1; w < sm100::kEpilogueWarps; ++w) read(buf, "response " + std::to_string(r.responses_read - 1));
           for (uint32_t w = 0; w < sm100::kEpilogueWarps; ++w) {
@@ -589,5 +607,10 @@ class Sm100ScheduleSim : public model::sim::PipelineSim {
   std::vector<model::TmemAllocator> tmem_;
   std::vector<Role> roles_;
 };
+
+// The kernel's schedule with `Stages` ring stages (the kernel's own by default).
+template <uint32_t Stages = sm100::kStages>
+using Sm100ScheduleSim = Sm100ScheduleSimOf<sm100::KernelSchedule::with_stages<Stages>>;
+static_assert(std::is_same_v<Sm100ScheduleSim<>, Sm100ScheduleSimOf<sm100::KernelSchedule>>);
 
 }  // namespace gemmscope::testing::sim
