@@ -289,7 +289,8 @@ TEST(TraceAnalysis, StreamedEqualsWhole) {
   config.kernel = "k04";
   const traces::Trace t = traces::model_trace(config);
   const traces::TraceAnalysis whole = traces::analyze_trace(t);
-  traces::TraceReader reader(traces::write_trace_jsonl(t), "t");
+  const std::string text = traces::write_trace_jsonl(t);  // the reader reads it in place
+  traces::TraceReader reader(text, "t");
   traces::TraceAnalyzer analyzer(reader.header());
   traces::TraceRecord r;
   std::string lines;
