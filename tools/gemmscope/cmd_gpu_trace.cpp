@@ -14,6 +14,7 @@
 #include "gemmscope/traces/trace.hpp"
 #include "bench/harness.hpp"
 #include "trace_command.hpp"
+#include "tune/text/output_file.hpp"
 
 namespace gemmscope::cli {
 namespace {
@@ -30,6 +31,10 @@ void run(const RecordArgs& args) {
     throw std::invalid_argument("--kernel = " + args.kernel + " has no recording build (only k04 is instrumented)");
   const std::vector<GemmShape> shapes = harness::parse_shapes(args.shape);
   if (shapes.size() != 1) throw std::invalid_argument("--shape = " + args.shape + " must be one MxNxK");
+  if (args.capacity < 1 || args.capacity > (1u << 24))
+    throw std::invalid_argument("--capacity = " + std::to_string(args.capacity) + " must be in 1..16777216 records");
+  // The output is checked before the GPU run (nothing created); written all or nothing after it.
+  check_output_file(args.out, "--out");
   std::string why;
   if (!harness::gpu_available(&why)) {
     std::fprintf(stderr, "gemmscope trace record: no usable CUDA device (%s)\n", why.c_str());
