@@ -9,6 +9,7 @@
 #include <memory>
 
 #include "command.hpp"
+#include "options.hpp"
 #include "probes/probe_runner.hpp"
 #include "probes/sm100_probes.hpp"
 
@@ -34,9 +35,15 @@ void print_listing(const ProbeArgs& args, const probes::ProbeOptions& options) {
   }
 }
 
-void run(const ProbeArgs& args) {
+void run(const ProbeArgs& args, const CLI::App* cmd) {
   probes::ProbeOptions probe_options;
   probe_options.ncu_friendly = args.ncu_friendly;
+  if (args.list)
+    refuse_options(cmd, {"--all", "--only", "--out", "--no-isolate", "--case-timeout"},
+                   "with --list (it lists the probes, it runs none)");
+  // alarm(0) would cancel the timeout: a hung case would hang the run.
+  if (args.case_timeout_s < 1 || args.case_timeout_s > 600)
+    throw std::invalid_argument("--case-timeout = " + std::to_string(args.case_timeout_s) + " must be in 1..600 s");
   if (args.list) {
     print_listing(args, probe_options);
     return;
@@ -80,7 +87,7 @@ const Registration registration{"probe", [](CLI::App& root) {
                 "Run cases in this process (a failed case then skips the rest of its probe)");
   cmd->add_option("--case-timeout", args->case_timeout_s, "Seconds before a hung case is ended (1..600)")
       ->capture_default_str();
-  cmd->callback([args] { run(*args); });
+  cmd->callback([args, cmd] { run(*args, cmd); });
 }};
 
 }  // namespace

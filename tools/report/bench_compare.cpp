@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstdarg>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -44,6 +45,22 @@ bool time_field(const std::string& name, int line, const char* column, const std
   if (v < 0) refuse(name, line, std::string(column) + " = '" + shown_text(text) + "' must not be negative");
   out = v;
   return true;
+}
+
+// printf into a string of any length: names, commits and labels come from files and
+// the command line, and a fixed buffer would cut a line (and its newline) short.
+std::string text_printf(const char* format, ...) __attribute__((format(printf, 1, 2)));
+std::string text_printf(const char* format, ...) {
+  va_list args;
+  va_start(args, format);
+  va_list again;
+  va_copy(again, args);
+  const int n = std::vsnprintf(nullptr, 0, format, args);
+  va_end(args);
+  std::string out(n > 0 ? static_cast<size_t>(n) : 0, '\0');
+  if (n > 0) std::vsnprintf(out.data(), out.size() + 1, format, again);
+  va_end(again);
+  return out;
 }
 
 std::string shape_text(int64_t m, int64_t n, int64_t k) {
@@ -194,17 +211,14 @@ Comparison compare_runs(const std::vector<BenchRun>& runs, const std::string& ke
 
 std::string format_comparison(const Comparison& c, double target, bool per_shape) {
   std::string out;
-  char buf[512];
   size_t width = 4;
   for (const RunSummary& s : c.runs) width = std::max(width, s.name.size());
   const int w = static_cast<int>(std::min<size_t>(width, 60));
-  std::snprintf(buf, sizeof buf, "%s against %s; ratio = %s median time / %s median time (> 1: %s faster)\n",
-                c.kernel.c_str(), c.reference.c_str(), c.reference.c_str(), c.kernel.c_str(), c.kernel.c_str());
-  out += buf;
-  std::snprintf(buf, sizeof buf, "  %-*s  %-14s %6s %8s %8s  %-18s %6s %6s %8s  %s\n", w, "run", "commit", "shapes",
-                "geomean", "min", "at", ("<" + std::to_string(c.floor).substr(0, 4)).c_str(), ">=1", "unpaired",
-                "time vs first run: kernel, reference (shapes)");
-  out += buf;
+  out += text_printf("%s against %s; ratio = %s median time / %s median time (> 1: %s faster)\n",
+                     c.kernel.c_str(), c.reference.c_str(), c.reference.c_str(), c.kernel.c_str(), c.kernel.c_str());
+  out += text_printf("  %-*s  %-14s %6s %8s %8s  %-18s %6s %6s %8s  %s\n", w, "run", "commit", "shapes",
+                     "geomean", "min", "at", ("<" + std::to_string(c.floor).substr(0, 4)).c_str(), ">=1", "unpaired",
+                     "time vs first run: kernel, reference (shapes)");
   for (const RunSummary& s : c.runs) {
     std::string vs = "-";
     if (s.shared_with_first > 0) {
@@ -213,38 +227,27 @@ std::string format_comparison(const Comparison& c, double target, bool per_shape
                     s.shared_with_first);
       vs = v;
     }
-    std::snprintf(buf, sizeof buf, "  %-*s  %-14s %6d %8.4f %8.4f  %-18s %6d %6d %8d  %s\n", w, s.name.c_str(),
-                  (s.commit.empty() ? "-" : s.commit.c_str()), s.shapes, s.geomean, s.min, s.min_shape.c_str(),
-                  s.below_floor, s.at_or_above_one, s.unpaired, vs.c_str());
-    out += buf;
+    out += text_printf("  %-*s  %-14s %6d %8.4f %8.4f  %-18s %6d %6d %8d  %s\n", w, s.name.c_str(),
+                       (s.commit.empty() ? "-" : s.commit.c_str()), s.shapes, s.geomean, s.min,
+                       s.min_shape.c_str(), s.below_floor, s.at_or_above_one, s.unpaired, vs.c_str());
   }
-  std::snprintf(buf, sizeof buf, "targets: geomean >= %.3f, no shape below %.3f\n", target, c.floor);
-  out += buf;
+  out += text_printf("targets: geomean >= %.3f, no shape below %.3f\n", target, c.floor);
   for (const RunSummary& s : c.runs) {
-    std::snprintf(buf, sizeof buf, "  %-*s  geomean %.4f %s; minimum %.4f at %s %s\n", w, s.name.c_str(), s.geomean,
-                  s.geomean >= target ? "met" : "not met", s.min, s.min_shape.c_str(),
-                  s.below_floor == 0 ? "met" : ("not met (" + std::to_string(s.below_floor) + " below)").c_str());
-    out += buf;
+    out += text_printf("  %-*s  geomean %.4f %s; minimum %.4f at %s %s\n", w, s.name.c_str(), s.geomean,
+                       s.geomean >= target ? "met" : "not met", s.min, s.min_shape.c_str(),
+                       s.below_floor == 0 ? "met" : ("not met (" + std::to_string(s.below_floor) + " below)").c_str());
   }
   if (per_shape) {
-    std::snprintf(buf, sizeof buf, "per shape (ratio; '-' where the run has no measured pair):\n  %-20s %-22s", "shape",
-                  "label");
-    out += buf;
-    for (const RunSummary& s : c.runs) {
-      std::snprintf(buf, sizeof buf, " %10.10s", s.name.c_str());
-      out += buf;
-    }
+    out += text_printf("per shape (ratio; '-' where the run has no measured pair):\n  %-20s %-22s", "shape", "label");
+    for (const RunSummary& s : c.runs) out += text_printf(" %10.10s", s.name.c_str());
     out += '\n';
     for (const ShapeLine& line : c.shapes) {
-      std::snprintf(buf, sizeof buf, "  %-20s %-22.22s", shape_text(line.m, line.n, line.k).c_str(),
-                    line.label.c_str());
-      out += buf;
+      out += text_printf("  %-20s %-22.22s", shape_text(line.m, line.n, line.k).c_str(), line.label.c_str());
       for (double r : line.ratio) {
         if (r > 0)
-          std::snprintf(buf, sizeof buf, " %10.4f", r);
+          out += text_printf(" %10.4f", r);
         else
-          std::snprintf(buf, sizeof buf, " %10s", "-");
-        out += buf;
+          out += text_printf(" %10s", "-");
       }
       out += '\n';
     }

@@ -31,6 +31,7 @@
 #include "tune/text/output_file.hpp"
 #include "tune/text/text_file.hpp"
 #if __has_include("report/bench_json.hpp")
+#include "report/bench_compare.hpp"
 #include "report/bench_json.hpp"
 #include "report/ladder_chart.hpp"
 #define HAVE_REPORT 1
@@ -372,6 +373,18 @@ TEST(BenchJson, RowsAreChecked) {
   ASSERT_EQ(rows.size(), 1u);
   EXPECT_EQ(rows[0].tflops, 0);
   EXPECT_TRUE(report::chart_bars(rows).empty());  // not measured: no bar
+}
+
+// Text from files of any length (a commit, a run name) never cuts a line short.
+TEST(BenchCompare, LongFieldsKeepTheirLines) {
+  namespace report = gemmscope::report;
+  const std::string commit(2000, 'c');
+  const report::BenchRun run = report::read_bench_csv(
+      "kernel,m,n,k,median_ms,commit\nauto,1,2,3,0.5," + commit + "\ncublas,1,2,3,0.6," + commit + "\n",
+      std::string(700, 'r'));
+  const std::string text = report::format_comparison(report::compare_runs({run}, "auto", "cublas", 0.95), 1.0, true);
+  EXPECT_NE(text.find(commit + "      1"), std::string::npos);
+  EXPECT_EQ(std::count(text.begin(), text.end(), '\n'), 8) << text;  // 2 heading, 1 run, 2 targets, 3 per shape
 }
 
 // Any kernel name and title: the chart is well-formed XML with the text escaped.
