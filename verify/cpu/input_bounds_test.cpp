@@ -128,6 +128,16 @@ TEST_F(Files, OutputFileFollowsALinkAndKeepsTheMode) {
             fs::perms::owner_read | fs::perms::owner_write | fs::perms::group_read);
 }
 
+TEST_F(Files, OutputFileLeavesAReadOnlyFile) {
+  if (::geteuid() == 0) GTEST_SKIP() << "root writes read-only files";
+  const fs::path out = dir / "out.txt";
+  write_file(out, "old");
+  fs::permissions(out, fs::perms::owner_read);
+  EXPECT_EQ(refusal([&] { gemmscope::write_output_file(out.string(), "new", "-o"); }),
+            "-o = " + out.string() + ": cannot be written (Permission denied)");
+  EXPECT_EQ(read_file(out), "old");
+}
+
 TEST_F(Files, OutputFileFailedWriteLeavesTheOldFile) {
   // A file-size limit makes the write fail half way (EFBIG), as a full disk would.
   const fs::path out = dir / "out.txt";

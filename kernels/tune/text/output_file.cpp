@@ -76,6 +76,9 @@ std::string resolve_target(const std::string& path, const std::string& what, mod
       throw OutputFileError(what, path, std::string(file_type_name(info.st_mode)) +
                                             ", not a regular file; give a file path");
     mode = info.st_mode & 07777;
+    // A file the user may not write stays so: the rename would replace it regardless.
+    if (::access(target.c_str(), W_OK) != 0)
+      throw OutputFileError(what, path, std::string("cannot be written (") + std::strerror(errno) + ")");
   } else if (errno != ENOENT) {
     throw OutputFileError(what, path, std::string("cannot be examined (") + std::strerror(errno) + ")");
   }
