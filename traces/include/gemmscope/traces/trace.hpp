@@ -94,8 +94,10 @@ TraceFormat parse_trace_format(std::string_view name);
 class TraceReader {
  public:
   explicit TraceReader(const std::filesystem::path& path);
-  // Over text in memory (not copied: it must outlive the reader).
+  // Over text in memory (not copied: it must outlive the reader; a temporary string
+  // is refused at compile time).
   TraceReader(std::string_view text, std::string_view source_name);
+  TraceReader(std::string&& text, std::string_view source_name) = delete;
   ~TraceReader();
   TraceReader(const TraceReader&) = delete;
   TraceReader& operator=(const TraceReader&) = delete;
