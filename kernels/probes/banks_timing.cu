@@ -6,7 +6,7 @@
 // (grid = pattern index + 1 blocks, so tools/ncu-banks can tell the launches apart)
 // for the per-launch counters l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld and
 // l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.
-// Facts probed: docs/hardware-facts.md#smem-banks to #banks-16b-phases (banks, wavefronts, phases).
+// Facts probed: docs/hardware.md#smem-banks to #banks-16b-phases (banks, wavefronts, phases).
 #include <algorithm>
 
 #include "probe_cuda.cuh"

@@ -715,7 +715,7 @@ TEST(GoldenReplay, SyntheticLdmatrixStmatrixTraceReplays) {
 }
 
 // Hand-worked: two arrivals per phase; test_wait.parity(P) is true when P is the
-// parity of the phase just completed (PTX ISA mbarrier; docs/hardware-facts.md#mbarrier-parity-wait).
+// parity of the phase just completed (PTX ISA mbarrier; docs/hardware.md#mbarrier-parity-wait).
 json synthetic_mbarrier_cases(int64_t step6_result) {
   const json flips = json::array({{"Init", 2}, {"TestWaitParity", 0}, {"TestWaitParity", 1}, {"Arrive", 1},
                                   {"TestWaitParity", 0}, {"Arrive", 1}, {"TestWaitParity", 0}, {"TestWaitParity", 1},
@@ -785,7 +785,7 @@ TEST(GoldenReplay, SyntheticWgmmaDescriptorTraceReplays) {
       << report.disagreements[0];
 }
 
-// Hand-worked wavefronts (docs/hardware-facts.md#banks-wavefronts): 4-byte linear 1, stride 8 B
+// Hand-worked wavefronts (docs/hardware.md#banks-wavefronts): 4-byte linear 1, stride 8 B
 // 2-way, stride 128 B 32-way, 8-byte linear two phases of one wavefront: 1, 2, 32, 2.
 json synthetic_banks_cases(double stride128_cycles) {
   const auto offsets = [](int stride) {

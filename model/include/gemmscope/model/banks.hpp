@@ -1,6 +1,6 @@
 #pragma once
 // Shared-memory bank model for one warp-level instruction.
-// Facts (docs/hardware-facts.md#smem-banks; CUDA C++ Programming Guide,
+// Facts (docs/hardware.md#smem-banks; CUDA C++ Programming Guide,
 // "Shared Memory" of compute capability 5.x+): 32 banks of 4 bytes,
 // bank = (byte_address / 4) mod 32; several lanes reading the same 32-bit word are
 // served by one broadcast; several lanes writing the same word store one of them.
@@ -54,7 +54,7 @@ using PhaseRule = std::function<std::vector<uint32_t>(const WarpAccess&)>;
 // The working model (UNCONFIRMED): 128 bytes of requested data per phase, by lane
 // number: 4 B -> one phase of 32 lanes; 8 B -> lanes 0-15, 16-31; 16 B -> 0-7, 8-15,
 // 16-23, 24-31. It ignores the active mask (a half-empty phase is not merged with the
-// next); for uniform 8/16 B accesses the H200 differs: phases_h200 (docs/hardware-facts.md#banks-8b-phases).
+// next); for uniform 8/16 B accesses the H200 differs: phases_h200 (docs/hardware.md#banks-8b-phases).
 std::vector<uint32_t> phases_128_bytes(const WarpAccess& access);
 // The default, fitted to the H200: phases_128_bytes, except that a uniform access
 // (every active lane at one address) is served at 256 requested bytes per phase
