@@ -59,10 +59,14 @@ bool PipelineSim::try_wait(uint32_t id, uint32_t parity) {
   } catch (const ModelError& e) {
     throw SimViolation(Violation::barrier_misuse, "try_wait on " + barrier_name(id) + ": " + e.what());
   }
-  if (!passed && current_role_ >= 0 && logging_) {
+  if (!passed && current_role_ >= 0) {
     const auto r = static_cast<size_t>(current_role_);
-    waiting_on_[r] = barrier_name(id) + " parity " + std::to_string(parity);
-    if (blocked_since_[r] < 0) blocked_since_[r] = static_cast<int64_t>(step_);
+    waiting_barrier_[r] = static_cast<int64_t>(id);  // for a deadlock report, also while not logging
+    waiting_parity_[r] = parity;
+    if (logging_) {
+      waiting_on_[r] = barrier_name(id) + " parity " + std::to_string(parity);
+      if (blocked_since_[r] < 0) blocked_since_[r] = static_cast<int64_t>(step_);
+    }
   }
   return passed;
 }
@@ -236,6 +240,8 @@ bool PipelineSim::step_candidate(uint32_t candidate) {
   if (waiting_on_.size() != roles) {
     waiting_on_.assign(roles, "");
     blocked_since_.assign(roles, -1);
+    waiting_barrier_.assign(roles, -1);
+    waiting_parity_.assign(roles, 0);
   }
   step_label_.clear();
   step_color_ = -1;
@@ -258,6 +264,7 @@ bool PipelineSim::step_candidate(uint32_t candidate) {
     }
     blocked_since_[candidate] = -1;
     waiting_on_[candidate].clear();
+    waiting_barrier_[candidate] = -1;
     ++step_;
     return true;
   }
@@ -283,8 +290,12 @@ void PipelineSim::report_deadlock() const {
   for (uint32_t r = 0; r < role_count(); ++r) {
     if (role_done(r)) continue;
     msg += " " + role_name(r) + " waits ";
-    // A role is only known to wait after it was tried; probe a copy-free description.
-    msg += (r < waiting_on_.size() && !waiting_on_[r].empty()) ? waiting_on_[r] : std::string("(not tried)");
+    // The last wait that did not pass (a role may also wait on no barrier: a binding's
+    // own condition, such as stores still in flight).
+    const bool known = r < waiting_barrier_.size() && waiting_barrier_[r] >= 0;
+    msg += known ? barrier_name(static_cast<uint32_t>(waiting_barrier_[r])) + " parity " +
+                       std::to_string(waiting_parity_[r])
+                 : std::string("(not on a barrier)");
     msg += ";";
   }
   for (uint32_t i = 0; i < barriers_.size(); ++i) {

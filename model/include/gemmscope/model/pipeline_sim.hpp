@@ -212,6 +212,8 @@ class PipelineSim {
   int64_t current_role_ = -1;
   std::vector<std::string> waiting_on_;  // per role: the last wait that did not pass
   std::vector<int64_t> blocked_since_;   // per role: step of the first failed wait, -1 none
+  std::vector<int64_t> waiting_barrier_; // per role: the barrier of the last wait that did not pass, -1 none
+  std::vector<uint32_t> waiting_parity_;
   std::string step_label_;
   int step_color_ = -1;
   bool logging_ = true;
@@ -290,7 +292,12 @@ ExploreResult explore(const World& initial, uint64_t max_states = 2'000'000) {
     }
     if (moved) continue;
     try {
-      if (!node.world.all_done()) node.world.report_deadlock();
+      if (!node.world.all_done()) {
+        // Nothing moved: try each role here too (a blocked step changes nothing) so that
+        // the report names the wait each one is stuck on.
+        for (uint32_t c : node.world.candidates()) (void)node.world.step_candidate(c);
+        node.world.report_deadlock();
+      }
       node.world.check_exit();
       ++result.terminal_states;
     } catch (const SimViolation& v) {
