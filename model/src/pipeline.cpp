@@ -78,9 +78,9 @@ void Step::tma_load(uint32_t slot, const std::string& tag, uint32_t barrier, uin
   tma_load(tag, {Landing{slot, barrier, bytes}}, pipe_->slot_color(slot));
 }
 
-void Step::tma_load(const std::string& tag, const std::vector<Landing>& landings, int color) {
+void Step::tma_load(const std::string& tag, const std::vector<Landing>& landings, int color, const std::string& label) {
   if (!live()) return;
-  AsyncOp op{"TMA " + tag, "TMA", -1, color, {}};
+  AsyncOp op{label.empty() ? "TMA " + tag : label, "TMA", -1, color, {}};
   std::string where;
   for (const Landing& l : landings) {
     pipe_->begin_write(l.slot, tag);
@@ -88,7 +88,7 @@ void Step::tma_load(const std::string& tag, const std::vector<Landing>& landings
     op.effects.push_back({AsyncEffect::Kind::complete_tx, l.barrier, l.bytes});
     where += (where.empty() ? "" : ", ") + pipe_->buffer_name(l.slot);
   }
-  if (landings.size() == 1) op.label += " -> " + where;
+  if (landings.size() == 1 && label.empty()) op.label += " -> " + where;
   pipe_->post(std::move(op));
   describe("TMA [" + tag + "] -> " + where, color);
 }
@@ -259,6 +259,57 @@ std::string PipelineReport::to_string() const {
     return s;
   }
   return std::string(sim::to_string(violation)) + " (" + found_by + "): " + message;
+}
+
+// ---- The synthetic kernel --------------------------------------------------------------------
+
+SyntheticRingSim::SyntheticRingSim(SyntheticConfig config) {
+  require(config.stages >= 1 && config.stages <= 64, "stages", config.stages, "must be in 1..64");
+  require(config.consumers >= 1 && config.consumers <= 8, "consumers", config.consumers, "must be in 1..8");
+  require(config.tiles >= 1 && config.tiles <= 100000, "tiles", config.tiles, "must be in 1..100000");
+  require(config.k_blocks >= 1 && config.k_blocks <= 100000, "k_blocks", config.k_blocks, "must be in 1..100000");
+  require(config.tile_bytes >= 1 && config.tile_bytes <= kMbarrierCountLimit, "tile_bytes", config.tile_bytes,
+          "must be in 1..1048575 (the mbarrier tx-count range)");
+  const SyntheticConfig c = config;
+  const auto full = barriers("full", c.stages, 1), empty = barriers("empty", c.stages, c.consumers);
+  const auto slots = stages("stage", c.stages, c.consumers);
+  auto output_key = [](uint32_t tile, uint32_t consumer) {
+    return "tile " + std::to_string(tile) + " rows of consumer " + std::to_string(consumer);
+  };
+  for (uint32_t t = 0; t < c.tiles; ++t)
+    for (uint32_t k = 0; k < c.consumers; ++k) output(output_key(t, k));
+  const uint32_t items = c.tiles * c.k_blocks;
+  // The static schedule's tile of the index-th unit (with the mutation).
+  auto tile_of = [c](uint32_t index) {
+    return c.scheduler_repeats_tile && c.tiles > 1 && index == c.tiles - 1 ? 0 : index;
+  };
+  auto tag = [](uint32_t tile, uint32_t kb) { return "tile " + std::to_string(tile) + " k " + std::to_string(kb); };
+
+  // Passes past `items`: the tail, one more wait on each slot's empty barrier.
+  role("producer", items + c.stages, [=](Step& s, uint32_t i) {
+    const RingSlot r = ring_slot(i, c.stages);
+    s.wait(empty[r.stage], c.producer_wrong_initial_phase ? r.phase : r.phase ^ 1u);
+    if (i >= items) {
+      s.label("tail: empty[" + std::to_string(r.stage) + "] released", static_cast<int>(r.stage));
+      return;
+    }
+    const uint32_t tile = tile_of(i / c.k_blocks), kb = i % c.k_blocks;
+    const uint32_t write_stage = c.producer_stage_off_by_one ? (r.stage + 1) % c.stages : r.stage;
+    s.arrive_expect_tx(full[r.stage], c.tile_bytes);
+    s.tma_load(tag(tile, kb), {{slots[write_stage], full[r.stage], c.tile_bytes}}, static_cast<int>(write_stage));
+    s.label("load " + tag(tile, kb) + " into stage " + std::to_string(write_stage), static_cast<int>(r.stage));
+  });
+  for (uint32_t k = 0; k < c.consumers; ++k)
+    role("consumer " + std::to_string(k), items, [=](Step& s, uint32_t i) {
+      const RingSlot r = ring_slot(i, c.stages);
+      s.wait(full[r.stage], c.consumer_wrong_initial_phase ? r.phase ^ 1u : r.phase);
+      const uint32_t tile = tile_of(i / c.k_blocks), kb = i % c.k_blocks;
+      s.read(slots[r.stage], tag(tile, kb));
+      s.release(slots[r.stage]);
+      if (!(c.consumer_skips_empty_arrive && k == 0 && i + 1 == items)) s.arrive(empty[r.stage]);
+      s.label("mma " + tag(tile, kb), static_cast<int>(r.stage));
+      if (kb + 1 == c.k_blocks) s.produce(output_key(tile, k));
+    });
 }
 
 }  // namespace gemmscope::model::sim

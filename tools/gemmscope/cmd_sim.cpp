@@ -12,7 +12,7 @@
 #include "command.hpp"
 #include "options.hpp"
 #include "tune/text/output_file.hpp"
-#include "gemmscope/model/pipeline_sim.hpp"
+#include "gemmscope/model/pipeline.hpp"
 
 #include "gemmscope/testing/sm100_binding.hpp"
 #include "gemmscope/testing/sm90_binding.hpp"

@@ -79,7 +79,10 @@ class Step {
   // A TMA copy of `tag` into the slot: issued now, it lands later (any order) and
   // completes `bytes` on `barrier`; until then the slot is being written.
   void tma_load(uint32_t slot, const std::string& tag, uint32_t barrier, uint32_t bytes);
-  void tma_load(const std::string& tag, const std::vector<Landing>& landings, int color = -1);
+  // A copy that lands in several slots (multicast); `label` names it on the timeline
+  // (default "TMA <tag>").
+  void tma_load(const std::string& tag, const std::vector<Landing>& landings, int color = -1,
+                const std::string& label = "");
   // Read the slot, which must hold `tag`; release it once done with it (each fill has
   // the slot's readers_per_fill readers, each reads once and releases once).
   void read(uint32_t slot, const std::string& tag);
@@ -227,5 +230,32 @@ PipelineReport check(const P& pipeline, const CheckOptions& options = {}) {
   }
   return report;
 }
+
+// ---- A self-contained example kernel ------------------------------------------------------
+// A Hopper-style warp-specialized GEMM reduced to its schedule: one TMA producer,
+// `consumers` MMA consumers that each read every stage (each computes its own rows of
+// the tile) and keep their accumulators in registers, `stages` ring slots with
+// full/empty barriers, tiles handed out statically; written as script roles. The
+// producer ends with one more wait on each slot's empty barrier (as a cluster kernel
+// must, so that no peer still signals its barriers when it exits). The mutation
+// switches break it on purpose so that tests can show each check fires.
+struct SyntheticConfig {
+  uint32_t stages = 2;
+  uint32_t consumers = 2;
+  uint32_t tiles = 2;
+  uint32_t k_blocks = 3;
+  uint32_t tile_bytes = 1024;  // bytes the TMA writes per stage
+  // Mutations.
+  bool producer_wrong_initial_phase = false;  // producer waits empty with parity 0 first
+  bool consumer_wrong_initial_phase = false;  // consumer waits full with parity 1 first
+  bool consumer_skips_empty_arrive = false;   // consumer 0 never releases its last stage
+  bool producer_stage_off_by_one = false;     // producer writes slot stage+1
+  bool scheduler_repeats_tile = false;        // the last tile is handed out as tile 0 again
+};
+
+class SyntheticRingSim : public Pipeline {
+ public:
+  explicit SyntheticRingSim(SyntheticConfig config);
+};
 
 }  // namespace gemmscope::model::sim
