@@ -1,5 +1,5 @@
 // gemmscope sim: run a kernel's own schedule code on the pipeline simulator
-// (model/pipeline_sim.hpp + the simulator bindings of gemmscope::testing, verify/lib/)
+// (model/pipeline.hpp + the kernels declared on it in gemmscope::testing, verify/lib/)
 // under one seeded random interleaving, or search every interleaving (--exhaustive),
 // print the verdict, and optionally write the timeline as SVG. The logic lives in the engine and the
 // bindings; this file only parses options and prints.
