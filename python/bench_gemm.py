@@ -135,6 +135,8 @@ def time_shapes(args, torch, gemmscope, shapes):
         rows.append(row)
         print(f"{f'{m}x{n}x{k}':>20} {label:<24} {py * 1e3:10.1f} {nat * 1e3:10.1f} {py / nat:9.4f} {th * 1e3:9.1f}  "
               f"{ran}", flush=True)
+        if args.csv:  # rewritten after every shape: a run cut short keeps what it measured
+            write_csv(args.csv, rows, quiet=True)
         del ops
         torch.cuda.empty_cache()
     return rows
@@ -186,12 +188,13 @@ def time_host(args, torch, gemmscope, shapes):
     return rows
 
 
-def write_csv(path, rows):
+def write_csv(path, rows, quiet=False):
     with open(path, "w", newline="") as f:
         w = csv.DictWriter(f, fieldnames=list(rows[0]))
         w.writeheader()
         w.writerows(rows)
-    print(f"# wrote {path}")
+    if not quiet:
+        print(f"# wrote {path}")
 
 
 def parse_mnk(text):
