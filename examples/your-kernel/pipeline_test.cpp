@@ -11,6 +11,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <fstream>
 #include <iostream>
 #include <map>
 #include <set>
@@ -151,6 +152,7 @@ TEST(PipelineTest, TimelineOfOneSchedule) {
   EXPECT_EQ(p.outputs_in_order().size(), kWarps);
   const std::string svg = timeline_svg(p, "your-kernel: one CTA, 3 K steps, seed 1");
   for (uint32_t w = 0; w < kWarps; ++w) EXPECT_NE(svg.find(">warp " + std::to_string(w) + "</text>"), std::string::npos);
+  std::ofstream("tile_gemm.pipeline.svg") << svg;  // the timeline, left in the working folder
 }
 
 }  // namespace
