@@ -5,7 +5,9 @@
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
 
+#include <cstdio>
 #include <filesystem>
+#include <fstream>
 #include <set>
 
 #include "gemmscope/traces/analysis.hpp"
@@ -207,6 +209,31 @@ TEST(DeviceDecode, RefusesBrokenBuffers) {
   put_record(bad, 0, 1, 1024, 0);  // another region base
   EXPECT_THROW(traces::decode_device_records(bad, 2, "k04"), traces::TraceError);
   EXPECT_THROW(traces::decode_device_records(std::vector<uint32_t>(39), 0, "k04"), traces::TraceError);
+}
+
+// The host call a recording kernel's test makes: decode, then write the file that
+// banks --trace and viz read; the file reads back as the decoded trace.
+TEST(DeviceDecode, WriteDeviceTraceWritesWhatItDecoded) {
+  dr::RecordedBuffer raw;
+  put_record(raw.words, 0, 2, 4096, 4096);
+  put_record(raw.words, 0, 0, 4096, 8192);
+  raw.records_written = 2;
+  const std::string path = ::testing::TempDir() + "/gemmscope_device_trace.jsonl";
+  const traces::Trace t = traces::write_device_trace(path, raw, "mine", "two stores");
+  EXPECT_EQ(t.description, "two stores");
+  const traces::Trace back = traces::read_trace_file(path);
+  EXPECT_EQ(back.kernel, "mine");
+  EXPECT_EQ(back.source, "gpu");
+  EXPECT_EQ(back.description, "two stores");
+  EXPECT_EQ(back.smem_base, 4096u);
+  ASSERT_EQ(back.records.size(), 2u);
+  EXPECT_EQ(back.records[0].warp, 0u);  // sorted by warp
+  EXPECT_EQ(back.records[0].access.address[1], 8192u + 16);
+  EXPECT_FALSE(traces::first_difference(back, t));
+  raw.records_written = 3;  // more than the buffer holds: refused, nothing written
+  std::remove(path.c_str());
+  EXPECT_THROW(traces::write_device_trace(path, raw, "mine"), traces::TraceError);
+  EXPECT_FALSE(std::ifstream(path).good());
 }
 
 // ------------------------------------------------- the kernels' own address code
