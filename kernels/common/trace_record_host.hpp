@@ -6,13 +6,11 @@
 #include <vector>
 
 #include "gemmscope/gemm.hpp"
+#include "gemmscope/traces/device_record.hpp"
 
 namespace gemmscope::sm90::k04_traced {
 
-struct RecordedBuffer {
-  std::vector<uint32_t> words;  // capacity_records * kWordsPerRecord
-  uint64_t records_written = 0; // the device counter (more than the capacity: too small)
-};
+using RecordedBuffer = traces::device_record::RecordedBuffer;
 
 // Runs k04 (recording build) on `ops` and returns the records of every warp's
 // epilogue stmatrix. Throws GemmError when k04 cannot run the shape,

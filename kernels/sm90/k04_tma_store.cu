@@ -8,7 +8,7 @@
 #include "host/tensor_map.hpp"
 #include "sm90/k04_config.hpp"
 #include "sm90/ladder.hpp"
-#include "common/trace_record.cuh"  // GEMMSCOPE_TRACE_SMEM: nothing unless GEMMSCOPE_TRACE_RECORD (docs/traces.md)
+#include "gemmscope/traces/recorder.cuh"  // GEMMSCOPE_TRACE_SMEM: nothing unless GEMMSCOPE_TRACE_RECORD (docs/traces.md)
 
 namespace gemmscope::sm90::k04 {
 
@@ -76,7 +76,7 @@ __global__ void __launch_bounds__(kThreads, 1)
       const uint32_t addr = staging + half * kStoreBoxBytes + sw128_offset(row, at.col % kStoreCols);
       const float* r = &acc[mi][8 * p];  // column blocks 2p and 2p+1: registers 8p..8p+7
       // Trace hook (k04_tma_store_traced.cu): the row address this lane gives stmatrix; ((void)0) when off.
-      GEMMSCOPE_TRACE_SMEM(trace_record::layout::kStageStmatrix, staging, addr, 16u, true);
+      GEMMSCOPE_TRACE_SMEM(traces::device_record::kStageStmatrix, staging, addr, 16u, true);
       ptx::stmatrix_x4(addr, pack_bf16x2(r[0], r[1]), pack_bf16x2(r[2], r[3]), pack_bf16x2(r[4], r[5]),
                        pack_bf16x2(r[6], r[7]));
     }

@@ -59,10 +59,14 @@ bool PipelineSim::try_wait(uint32_t id, uint32_t parity) {
   } catch (const ModelError& e) {
     throw SimViolation(Violation::barrier_misuse, "try_wait on " + barrier_name(id) + ": " + e.what());
   }
-  if (!passed && current_role_ >= 0 && logging_) {
+  if (!passed && current_role_ >= 0) {
     const auto r = static_cast<size_t>(current_role_);
-    waiting_on_[r] = barrier_name(id) + " parity " + std::to_string(parity);
-    if (blocked_since_[r] < 0) blocked_since_[r] = static_cast<int64_t>(step_);
+    waiting_barrier_[r] = static_cast<int64_t>(id);  // for a deadlock report, also while not logging
+    waiting_parity_[r] = parity;
+    if (logging_) {
+      waiting_on_[r] = barrier_name(id) + " parity " + std::to_string(parity);
+      if (blocked_since_[r] < 0) blocked_since_[r] = static_cast<int64_t>(step_);
+    }
   }
   return passed;
 }
@@ -236,6 +240,8 @@ bool PipelineSim::step_candidate(uint32_t candidate) {
   if (waiting_on_.size() != roles) {
     waiting_on_.assign(roles, "");
     blocked_since_.assign(roles, -1);
+    waiting_barrier_.assign(roles, -1);
+    waiting_parity_.assign(roles, 0);
   }
   step_label_.clear();
   step_color_ = -1;
@@ -258,6 +264,7 @@ bool PipelineSim::step_candidate(uint32_t candidate) {
     }
     blocked_since_[candidate] = -1;
     waiting_on_[candidate].clear();
+    waiting_barrier_[candidate] = -1;
     ++step_;
     return true;
   }
@@ -283,8 +290,12 @@ void PipelineSim::report_deadlock() const {
   for (uint32_t r = 0; r < role_count(); ++r) {
     if (role_done(r)) continue;
     msg += " " + role_name(r) + " waits ";
-    // A role is only known to wait after it was tried; probe a copy-free description.
-    msg += (r < waiting_on_.size() && !waiting_on_[r].empty()) ? waiting_on_[r] : std::string("(not tried)");
+    // The last wait that did not pass (a role may also wait on no barrier: a binding's
+    // own condition, such as stores still in flight).
+    const bool known = r < waiting_barrier_.size() && waiting_barrier_[r] >= 0;
+    msg += known ? barrier_name(static_cast<uint32_t>(waiting_barrier_[r])) + " parity " +
+                       std::to_string(waiting_parity_[r])
+                 : std::string("(not on a barrier)");
     msg += ";";
   }
   for (uint32_t i = 0; i < barriers_.size(); ++i) {
@@ -501,109 +512,6 @@ std::string timeline_svg(const PipelineSim& sim, const std::string& title) {
          fmt(lx + 32) + "\" y=\"" + fmt(ly + 11) + "\">wait</text>\n";
   svg += "</svg>\n";
   return svg;
-}
-
-// ---- The synthetic kernel --------------------------------------------------------------------
-
-SyntheticRingSim::SyntheticRingSim(SyntheticConfig config) : config_(config) {
-  require(config.stages >= 1 && config.stages <= 64, "stages", config.stages, "must be in 1..64");
-  require(config.consumers >= 1 && config.consumers <= 8, "consumers", config.consumers, "must be in 1..8");
-  require(config.tiles >= 1 && config.tiles <= 100000, "tiles", config.tiles, "must be in 1..100000");
-  require(config.k_blocks >= 1 && config.k_blocks <= 100000, "k_blocks", config.k_blocks, "must be in 1..100000");
-  require(config.tile_bytes >= 1 && config.tile_bytes <= kMbarrierCountLimit, "tile_bytes", config.tile_bytes,
-          "must be in 1..1048575 (the mbarrier tx-count range)");
-  for (uint32_t s = 0; s < config.stages; ++s) {
-    full_.push_back(add_barrier("full[" + std::to_string(s) + "]", 1));
-    empty_.push_back(add_barrier("empty[" + std::to_string(s) + "]", config.consumers));
-    slot_.push_back(add_buffer("stage " + std::to_string(s), config.consumers));
-  }
-  for (uint32_t t = 0; t < config.tiles; ++t)
-    for (uint32_t c = 0; c < config.consumers; ++c)
-      expect_output("tile " + std::to_string(t) + " rows of consumer " + std::to_string(c));
-  roles_.resize(role_count());
-}
-
-std::string SyntheticRingSim::role_name(uint32_t role) const {
-  return role == 0 ? "producer" : "consumer " + std::to_string(role - 1);
-}
-
-bool SyntheticRingSim::role_done(uint32_t role) const {
-  // The producer's tail: it waits until every stage is released once more (as a
-  // cluster kernel must, so that no peer still signals its barriers when it exits).
-  const uint32_t tail = role == 0 ? config_.stages : 0;
-  return roles_[role].item == config_.tiles * config_.k_blocks + tail;
-}
-
-uint32_t SyntheticRingSim::tile_of(uint32_t index) const {
-  if (config_.scheduler_repeats_tile && config_.tiles > 1 && index == config_.tiles - 1) return 0;
-  return index;
-}
-
-std::string SyntheticRingSim::role_state_key() const {
-  std::string key;
-  for (const auto& r : roles_) key += std::to_string(r.count) + "," + std::to_string(r.item) + "," + std::to_string(r.pc) + ";";
-  return key;
-}
-
-bool SyntheticRingSim::step_role(uint32_t role) { return role == 0 ? step_producer() : step_consumer(role - 1); }
-
-bool SyntheticRingSim::step_producer() {
-  RoleState& r = roles_[0];
-  const uint32_t stage = r.count % config_.stages;
-  const uint32_t phase = (r.count / config_.stages) & 1u;
-  if (r.pc == 0) {
-    const uint32_t parity = config_.producer_wrong_initial_phase ? phase : phase ^ 1u;
-    if (!try_wait(empty_[stage], parity)) return false;
-    mark("wait empty[" + std::to_string(stage) + "] passed", static_cast<int>(stage));
-    if (r.item >= config_.tiles * config_.k_blocks) {  // tail: only the wait
-      ++r.count;
-      ++r.item;
-      return true;
-    }
-    r.pc = 1;
-    return true;
-  }
-  const uint32_t tile = tile_of(r.item / config_.k_blocks), kb = r.item % config_.k_blocks;
-  const uint32_t write_stage = config_.producer_stage_off_by_one ? (stage + 1) % config_.stages : stage;
-  arrive_expect_tx(full_[stage], config_.tile_bytes);
-  const std::string tag = "tile " + std::to_string(tile) + " k " + std::to_string(kb);
-  begin_write(slot_[write_stage], tag);
-  post(AsyncOp{"TMA " + tag + " -> stage " + std::to_string(write_stage),
-               "TMA",
-               -1,
-               static_cast<int>(write_stage),
-               {{AsyncEffect::Kind::finish_write, slot_[write_stage], 1},
-                {AsyncEffect::Kind::complete_tx, full_[stage], config_.tile_bytes}}});
-  mark("load " + tag + " into stage " + std::to_string(write_stage), static_cast<int>(stage));
-  ++r.count;
-  ++r.item;
-  r.pc = 0;
-  return true;
-}
-
-bool SyntheticRingSim::step_consumer(uint32_t c) {
-  RoleState& r = roles_[1 + c];
-  const uint32_t stage = r.count % config_.stages;
-  const uint32_t phase = (r.count / config_.stages) & 1u;
-  if (r.pc == 0) {
-    const uint32_t parity = config_.consumer_wrong_initial_phase ? phase ^ 1u : phase;
-    if (!try_wait(full_[stage], parity)) return false;
-    mark("wait full[" + std::to_string(stage) + "] passed", static_cast<int>(stage));
-    r.pc = 1;
-    return true;
-  }
-  const uint32_t tile = tile_of(r.item / config_.k_blocks), kb = r.item % config_.k_blocks;
-  read(slot_[stage], "tile " + std::to_string(tile) + " k " + std::to_string(kb));
-  release_read(slot_[stage]);
-  const bool last_item = r.item + 1 == config_.tiles * config_.k_blocks;
-  if (!(config_.consumer_skips_empty_arrive && c == 0 && last_item)) arrive(empty_[stage]);
-  mark("mma tile " + std::to_string(tile) + " k " + std::to_string(kb), static_cast<int>(stage));
-  if (kb + 1 == config_.k_blocks)
-    record_output("tile " + std::to_string(tile) + " rows of consumer " + std::to_string(c));
-  ++r.count;
-  ++r.item;
-  r.pc = 0;
-  return true;
 }
 
 }  // namespace gemmscope::model::sim

@@ -20,6 +20,7 @@
 #include "gemmscope/model/desc_interpreter.hpp"
 #include "gemmscope/model/desc_sm100.hpp"
 #include "gemmscope/model/desc_sm90.hpp"
+#include "gemmscope/model/descriptor_json.hpp"
 #include "gemmscope/model/idesc_sm100.hpp"
 #include "gemmscope/model/swizzle.hpp"
 #include "gemmscope/model/tmem.hpp"
@@ -83,15 +84,6 @@ ordered_json lanes_of(uint32_t mask) {
 
 gs_trace* wrap(traces::Trace t) { return new gs_trace{std::move(t)}; }
 
-bool valid_for(const model::InstrDescriptorSm100& d, int cta_group) {
-  try {
-    d.validate(cta_group);
-    return true;
-  } catch (const model::ModelError&) {
-    return false;
-  }
-}
-
 }  // namespace
 }  // namespace gemmscope::capi
 
@@ -146,25 +138,10 @@ int gs_desc_encode(const char* arch, int64_t start, int64_t lbo, int64_t sbo, co
 
 int gs_desc_decode(const char* arch, uint64_t word, const char** json) {
   return guard([&] {
-    capi::ordered_json j;
-    if (capi::is_sm90(capi::text_of(arch))) {
-      const auto d = model::SmemDescriptorSm90::decode(word);
-      j = {{"start_address", d.start_address_bytes},
-           {"lbo_bytes", d.lbo_bytes},
-           {"sbo_bytes", d.sbo_bytes},
-           {"base_offset", d.base_offset},
-           {"swizzle", model::to_string(d.swizzle)}};
-    } else {
-      const auto d = model::SmemDescriptorSm100::decode(word);
-      j = {{"start_address", d.start_address_bytes},
-           {"lbo_bytes", d.lbo_bytes},
-           {"sbo_bytes", d.sbo_bytes},
-           {"base_offset", d.base_offset},
-           {"swizzle", model::to_string(d.swizzle)},
-           {"version", d.version},
-           {"lbo_mode", model::to_string(d.lbo_mode)}};
-    }
-    capi::give(capi::dump(j), json);
+    const bool sm90 = capi::is_sm90(capi::text_of(arch));
+    capi::give(sm90 ? model::to_json(model::SmemDescriptorSm90::decode(word))
+                    : model::to_json(model::SmemDescriptorSm100::decode(word)),
+               json);
   });
 }
 
@@ -212,25 +189,7 @@ int gs_idesc_encode(int64_t m, int64_t n, const char* a, const char* b, const ch
 }
 
 int gs_idesc_decode(uint32_t word, const char** json) {
-  return guard([&] {
-    const auto d = model::InstrDescriptorSm100::decode(word);
-    capi::ordered_json j{{"m", d.m},
-                         {"n", d.n},
-                         {"d", model::to_string(d.d_type)},
-                         {"a", model::to_string(d.a_type)},
-                         {"b", model::to_string(d.b_type)},
-                         {"a_major", model::to_string(d.a_major)},
-                         {"b_major", model::to_string(d.b_major)},
-                         {"negate_a", d.negate_a},
-                         {"negate_b", d.negate_b},
-                         {"sparse", d.sparse},
-                         {"sparsity_selector", d.sparsity_selector},
-                         {"saturate", d.saturate},
-                         {"max_shift", d.max_shift},
-                         {"valid_cta_group_1", capi::valid_for(d, 1)},
-                         {"valid_cta_group_2", capi::valid_for(d, 2)}};
-    capi::give(capi::dump(j), json);
-  });
+  return guard([&] { capi::give(model::to_json(model::InstrDescriptorSm100::decode(word)), json); });
 }
 
 int gs_tmem_map(const char* shape, int64_t num, int64_t half_split_offset, uint32_t* out, size_t capacity,

@@ -29,7 +29,7 @@ extern "C" {
 #define GS_SHORT 4
 
 /* Raised when the ABI changes; the Python package refuses a library of another one. */
-#define GS_ABI_VERSION 1
+#define GS_ABI_VERSION 2
 
 int gs_abi_version(void);
 const char* gs_version(void);
@@ -142,6 +142,15 @@ int gs_have_kernels(void);
  * for the launch, then restored). kernel: a name of the kernel registry ("auto"). */
 int gs_gemm(int64_t m, int64_t n, int64_t k, const void* a, const void* b, void* c, uintptr_t stream, int device,
             const char* kernel);
+/* gs_gemm with its integers in one block, read with memcpy (any alignment): one argument
+ * to convert instead of eight, which is most of a call's cost from Python's ctypes. */
+typedef struct gs_gemm_args {
+  int64_t m, n, k;
+  uint64_t a, b, c; /* device addresses of A, B, C */
+  uint64_t stream;  /* cudaStream_t */
+  int64_t device;
+} gs_gemm_args;
+int gs_gemm_launch(const void* args, const char* kernel);
 /* What `kernel` runs for this problem ("k10:<configuration> (tuning cache)", ...). */
 int gs_gemm_dispatch(int64_t m, int64_t n, int64_t k, const void* a, const void* b, void* c, const char* kernel,
                      const char** name);
@@ -149,6 +158,21 @@ int gs_gemm_dispatch(int64_t m, int64_t n, int64_t k, const void* a, const void*
  * call, after one warm-up call; the launches are queued on `stream`, not waited for. */
 int gs_gemm_host_seconds(int64_t m, int64_t n, int64_t k, const void* a, const void* b, void* c, uintptr_t stream,
                          int device, const char* kernel, int64_t calls, double* seconds);
+
+/* ---- the benchmark harness's timing (gemmscope bench's method, for Python) ---------- */
+
+/* How gemmscope bench times this shape on `device`: *sets input/output sets to rotate
+ * through (together more than 3x L2), *launches per timed batch, *spin_us of GPU spin
+ * queued before each batch. */
+int gs_bench_plan(int64_t m, int64_t n, int64_t k, int device, int64_t* sets, int64_t* launches, double* spin_us);
+/* Queues the harness's spin kernel (about `microseconds` of GPU time) on `stream`. */
+int gs_bench_spin(uintptr_t stream, int device, double microseconds);
+/* One timed batch as gemmscope bench takes it: the spin, then `launches` (1..*launches of
+ * gs_bench_plan) launches of the registry's `kernel` on problems[0..launches-1] queued
+ * back to back on their stream, each between its own pair of CUDA events; waits, and
+ * writes each launch's milliseconds to ms. All problems share one shape, stream and
+ * device. */
+int gs_bench_batch(const gs_gemm_args* problems, int64_t launches, const char* kernel, float* ms);
 
 #ifdef __cplusplus
 }

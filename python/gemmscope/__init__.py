@@ -11,6 +11,7 @@ from ._banks import BankCollision, BankPhase, BankResult, banks
 from ._gemm import gemm, gemm_kernel, load_shape_set
 from .model import (TmemMap, desc_decode, desc_encode, desc_map, idesc_decode, idesc_encode, swizzle, tmem_map)
 from .pictures import Picture, swizzle_picture
+from . import timing
 from .traces import (Trace, analyse_trace, parse_trace, read_trace, trace_from_arrays, trace_model, trace_pattern,
                      trace_stages, write_trace)
 

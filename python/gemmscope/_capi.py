@@ -11,7 +11,7 @@ import os
 import sys
 
 GS_OK, GS_INVALID, GS_FAILED, GS_UNAVAILABLE, GS_SHORT = 0, 1, 2, 3, 4
-ABI_VERSION = 1
+ABI_VERSION = 2
 
 _c_int64_p = ctypes.POINTER(ctypes.c_int64)
 _c_uint64_p = ctypes.POINTER(ctypes.c_uint64)
@@ -20,6 +20,13 @@ _c_char_pp = ctypes.POINTER(ctypes.c_char_p)
 _c_size_p = ctypes.POINTER(ctypes.c_size_t)
 _c_str_p = ctypes.POINTER(ctypes.c_char_p)
 _trace_p = ctypes.c_void_p
+
+
+class GemmArgs(ctypes.Structure):
+    """gs_gemm_args: a product's integers in one block (gs_gemm_launch, gs_bench_batch)."""
+    _fields_ = [("m", ctypes.c_int64), ("n", ctypes.c_int64), ("k", ctypes.c_int64), ("a", ctypes.c_uint64),
+                ("b", ctypes.c_uint64), ("c", ctypes.c_uint64), ("stream", ctypes.c_uint64),
+                ("device", ctypes.c_int64)]
 
 
 def _library_path():
@@ -86,6 +93,12 @@ def _declare(lib):
         "gs_gemm_dispatch": (i32, [i64, i64, i64, p, p, p, s, _c_str_p]),
         "gs_gemm_host_seconds": (i32, [i64, i64, i64, p, p, p, ctypes.c_size_t, i32, s, i64,
                                        ctypes.POINTER(ctypes.c_double)]),
+        # No argtypes: the argument block (bytes) and the kernel name (bytes) pass as
+        # pointers with no conversion, the cheapest call ctypes makes (gemm's hot path).
+        "gs_gemm_launch": (i32, None),
+        "gs_bench_plan": (i32, [i64, i64, i64, i32, _c_int64_p, _c_int64_p, ctypes.POINTER(ctypes.c_double)]),
+        "gs_bench_spin": (i32, [ctypes.c_size_t, i32, ctypes.c_double]),
+        "gs_bench_batch": (i32, [ctypes.POINTER(GemmArgs), i64, s, ctypes.POINTER(ctypes.c_float)]),
     }
     for name, (restype, argtypes) in signatures.items():
         fn = getattr(lib, name)

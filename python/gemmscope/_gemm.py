@@ -4,6 +4,7 @@ and their messages). PyTorch tensors are read directly; any other tensor through
 DLPack."""
 import ctypes
 import os
+import struct
 import sys
 
 from . import _capi
@@ -14,8 +15,13 @@ __all__ = ["gemm", "gemm_kernel", "load_shape_set"]
 
 _BF16 = (dlpack.KDL_BFLOAT, 16, 1)
 _kernel_names = {}
-_gs_gemm = lib.gs_gemm
 _have_kernels = _capi.have_kernels
+# gs_gemm_launch(args, kernel): the problem as one block of native integers
+# (gs_gemm_args: m, n, k, a, b, c, stream, device), so that ctypes converts two
+# arguments, both bytes, instead of nine.
+_gs_gemm_launch = lib.gs_gemm_launch
+_pack_args = struct.Struct("=qqqQQQQq").pack
+assert struct.calcsize("=qqqQQQQq") == ctypes.sizeof(_capi.GemmArgs)
 
 
 def _kernel_bytes(kernel):
@@ -44,17 +50,39 @@ def _stream_value(stream):
     return value
 
 
+# What gemm's hot path needs of PyTorch, looked up once, when PyTorch is first seen
+# imported (gemmscope never imports it).
+_torch = None
+_Tensor = None
+_bf16 = None
 _raw_stream = None
+
+
+def _find_torch():
+    global _torch, _Tensor, _bf16, _raw_stream
+    torch = sys.modules.get("torch")
+    if torch is None:
+        return None
+    _Tensor, _bf16 = torch.Tensor, torch.bfloat16
+    # One call that makes no Stream object, where PyTorch has it.
+    _raw_stream = getattr(torch._C, "_cuda_getCurrentRawStream", None) or \
+        (lambda index: torch.cuda.current_stream(index).cuda_stream)
+    _torch = torch
+    return torch
 
 
 def _torch_stream(torch, device_index):
     """PyTorch's current stream of a device, as a cudaStream_t."""
-    global _raw_stream
     if _raw_stream is None:
-        # One call that makes no Stream object, where PyTorch has it.
-        _raw_stream = getattr(torch._C, "_cuda_getCurrentRawStream", None) or \
-            (lambda index: torch.cuda.current_stream(index).cuda_stream)
+        _find_torch()
     return _raw_stream(device_index)
+
+
+def _launch(m, n, k, a_pointer, b_pointer, c_pointer, stream, device, kernel):
+    status = _gs_gemm_launch(_pack_args(m, n, k, a_pointer, b_pointer, c_pointer, stream, device),
+                             _kernel_names.get(kernel) or _kernel_bytes(kernel))
+    if status:
+        raise _capi.error(status)
 
 
 _ROLES = {"A": "M x K", "B": "N x K", "out": "M x N"}
@@ -152,32 +180,34 @@ def gemm(a, b, out=None, kernel="auto", stream=None):
     Runs on `stream` (an int cudaStream_t, or a stream object), else PyTorch's current
     stream for PyTorch tensors, else the legacy default stream; it does not wait for it.
     A refused input raises ValueError naming the value and the rule."""
-    torch = sys.modules.get("torch")
-    if torch is not None and stream is None and _have_kernels and isinstance(a, torch.Tensor) \
-            and isinstance(b, torch.Tensor):
+    torch = _torch or _find_torch()
+    if torch is not None and stream is None and _have_kernels:
         # The common case in as few PyTorch calls as it takes (each costs a fraction of a
-        # microsecond); anything unusual takes the general path, which says what is wrong.
-        shape_a, shape_b, device = a.shape, b.shape, a.get_device()
-        bf16 = torch.bfloat16
-        if (len(shape_a) == 2 and len(shape_b) == 2 and shape_a[1] == shape_b[1] and device >= 0
-                and b.get_device() == device and a.dtype is bf16 and b.dtype is bf16 and a.is_contiguous()
-                and b.is_contiguous()):
-            m, k = shape_a
-            n = shape_b[0]
-            if out is None:
-                result = torch.empty((m, n), dtype=bf16, device=a.device)
-            elif (isinstance(out, torch.Tensor) and out.dtype is bf16 and out.get_device() == device
-                    and out.shape == (m, n) and out.is_contiguous()):
-                result = out
-            else:
-                result = None
-            if result is not None:
-                kernel_c = _kernel_names.get(kernel) or _kernel_bytes(kernel)
-                status = _gs_gemm(m, n, k, a.data_ptr(), b.data_ptr(), result.data_ptr(),
-                                  _torch_stream(torch, device), device, kernel_c)
-                if status != GS_OK:
-                    raise _capi.error(status)
-                return result
+        # microsecond), the cheapest first; anything unusual takes the general path,
+        # which says what is wrong.
+        Tensor, bf16 = _Tensor, _bf16
+        if isinstance(a, Tensor) and isinstance(b, Tensor) and a.dtype is bf16 and b.dtype is bf16:
+            shape_a, shape_b = a.shape, b.shape
+            if len(shape_a) == 2 and len(shape_b) == 2 and shape_a[1] == shape_b[1]:
+                m, k = shape_a
+                n = shape_b[0]
+                device = a.get_device()
+                if device >= 0 and b.get_device() == device and a.is_contiguous() and b.is_contiguous():
+                    if out is None:
+                        result = torch.empty((m, n), dtype=bf16, device=a.device)
+                    elif (isinstance(out, Tensor) and out.dtype is bf16 and out.shape == (m, n)
+                          and out.get_device() == device and out.is_contiguous()):
+                        result = out
+                    else:
+                        result = None
+                    if result is not None:
+                        status = _gs_gemm_launch(
+                            _pack_args(m, n, k, a.data_ptr(), b.data_ptr(), result.data_ptr(), _raw_stream(device),
+                                       device),
+                            _kernel_names.get(kernel) or _kernel_bytes(kernel))
+                        if status:
+                            raise _capi.error(status)
+                        return result
     torch = _torch_if_tensor(a)
     # The general path: DLPack objects, explicit streams, and every refusal.
     launch_stream = None
@@ -192,9 +222,7 @@ def gemm(a, b, out=None, kernel="auto", stream=None):
     if launch_stream is None:
         launch_stream = _launch_stream(torch, None, va.device_id)
     out, c_pointer = _output(torch, a, vc, out, m, n)
-    status = _gs_gemm(m, n, k, va.pointer, vb.pointer, c_pointer, launch_stream, va.device_id, _kernel_bytes(kernel))
-    if status != GS_OK:
-        raise _capi.error(status)
+    _launch(m, n, k, va.pointer, vb.pointer, c_pointer, launch_stream, va.device_id, kernel)
     return out
 
 
@@ -214,21 +242,6 @@ def gemm_kernel(a, b, out=None, kernel="auto"):
     if status != GS_OK:
         raise _capi.error(status)
     return name.value.decode()
-
-
-def host_seconds(a, b, out, kernel="auto", calls=1000, stream=None):
-    """Host time per call of the same launch made from C++ (gemmscope::gemm, no Python),
-    in seconds: the baseline for the Python call's own cost (python/bench_gemm.py)."""
-    torch = _torch_if_tensor(a)
-    launch_stream = _launch_stream(torch, stream, 0 if torch is None else a.get_device())
-    m, n, k, va, vb, vc = _problem(a, b, out, launch_stream)
-    _unavailable()
-    seconds = ctypes.c_double()
-    status = lib.gs_gemm_host_seconds(m, n, k, va.pointer, vb.pointer, vc.pointer, launch_stream, va.device_id,
-                                      _kernel_bytes(kernel), _capi.int64("calls", calls), ctypes.byref(seconds))
-    if status != GS_OK:
-        raise _capi.error(status)
-    return seconds.value
 
 
 def load_shape_set(path):

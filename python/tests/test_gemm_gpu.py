@@ -161,3 +161,27 @@ def test_refusals(torch):
     gemmscope.gemm(misaligned, b, c)   # "auto" falls back down the ladder
     torch.cuda.synchronize()
     assert_close(torch, c, a, b)
+
+
+def test_native_batch_computes_and_times(torch):
+    """gemmscope.timing.batch launches the kernel from C++ on the caller's operands: each
+    output is the product, each launch has a time, and the plan is bench's."""
+    plan = gemmscope.timing.plan(512, 520, 3000)
+    assert plan.sets >= 2 and plan.launches == 4 and plan.spin_us > 0
+    sets = []
+    for seed in range(plan.launches):
+        a, b = operands(torch, 300, 520, 3000, seed=40 + seed)
+        sets.append((a, b, torch.full((300, 520), float("nan"), dtype=torch.bfloat16, device="cuda")))
+    for kernel in ("auto", "k10:128x256x64.s4.wg2.c2x1.static.g0.sk3", "k10:128x256x64.s4.wg2.c2x1.static.g0.streamk"):
+        for _, _, c in sets:
+            c.fill_(float("nan"))
+        ms = gemmscope.timing.batch(sets, kernel=kernel)
+        assert len(ms) == plan.launches and all(0 < t < 1000 for t in ms), ms
+        for a, b, c in sets:
+            assert_close(torch, c, a, b)
+    with pytest.raises(ValueError, match=r"^launches = 5 must be in 1\.\.4$"):
+        gemmscope.timing.batch(sets + sets[:1])
+    s = torch.cuda.Stream()
+    gemmscope.timing.spin(s.cuda_stream, microseconds=1000)
+    s.synchronize()
+    assert gemmscope.timing.host_seconds(*sets[0], calls=10) > 0

@@ -150,6 +150,16 @@ std::vector<float> BatchTimer::time(cudaStream_t stream, int launches, const std
   return ms;
 }
 
+uint64_t fnv1a64(const void* data, size_t bytes) {
+  const auto* p = static_cast<const unsigned char*>(data);
+  uint64_t h = 0xcbf29ce484222325ull;  // FNV offset basis
+  for (size_t i = 0; i < bytes; ++i) {
+    h ^= p[i];
+    h *= 0x100000001b3ull;  // FNV prime
+  }
+  return h;
+}
+
 CaseResult run_case(const std::string& kernel, const HostProblem& p, const Reference& ref) {
   const RunnableKernel k = resolve_kernel(kernel);
   CaseResult r;
@@ -173,7 +183,9 @@ CaseResult run_case(const std::string& kernel, const HostProblem& p, const Refer
   cudaEventDestroy(stop);
   r.gpu_ms = ms;
   r.ran = true;
-  r.cmp = compare(p, ref, d.download_c());
+  const std::vector<bf16> c = d.download_c();
+  r.c_fnv1a64 = fnv1a64(c.data(), c.size() * sizeof(bf16));
+  r.cmp = compare(p, ref, c);
   return r;
 }
 

@@ -59,6 +59,10 @@ class DeviceProblem {
   bf16 *a_ = nullptr, *b_ = nullptr, *c_ = nullptr;
 };
 
+// FNV-1a (64 bit) of `bytes` bytes: a digest of an output that tells two runs apart
+// when a single bit differs (`gemmscope check --digest`); not a cryptographic hash.
+uint64_t fnv1a64(const void* data, size_t bytes);
+
 // Runs `kernel` (any name of the kernel registry) on a fresh random problem and
 // checks it against the reference. Throws GemmError for an unknown name.
 struct CaseResult {
@@ -68,6 +72,7 @@ struct CaseResult {
   std::string refusal;
   Comparison cmp;
   double gpu_ms = 0;
+  uint64_t c_fnv1a64 = 0;  // fnv1a64 of C's bytes as the kernel left them (when ran)
 };
 CaseResult run_case(const std::string& kernel, const HostProblem& p, const Reference& ref);
 

@@ -13,6 +13,7 @@
 #include "gemmscope/model/desc_interpreter.hpp"
 #include "gemmscope/model/desc_sm100.hpp"
 #include "gemmscope/model/desc_sm90.hpp"
+#include "gemmscope/model/descriptor_json.hpp"
 #include "gemmscope/model/error.hpp"
 
 namespace gemmscope::cli {
@@ -84,31 +85,15 @@ void run_encode(const DescArgs& a) {
 
 void run_decode(const DescArgs& a) {
   const uint64_t bits = parse_hex64(a.bits_text, "descriptor");
-  nlohmann::ordered_json j;
   std::string text;
   if (is_sm90(a.arch)) {
     const auto d = model::SmemDescriptorSm90::decode(bits);
-    j = {{"start_address", d.start_address_bytes},
-         {"lbo_bytes", d.lbo_bytes},
-         {"sbo_bytes", d.sbo_bytes},
-         {"base_offset", d.base_offset},
-         {"swizzle", model::to_string(d.swizzle)}};
-    text = d.to_string();
+    text = a.json ? model::to_json(d) : d.to_string();
   } else {
     const auto d = model::SmemDescriptorSm100::decode(bits);
-    j = {{"start_address", d.start_address_bytes},
-         {"lbo_bytes", d.lbo_bytes},
-         {"sbo_bytes", d.sbo_bytes},
-         {"base_offset", d.base_offset},
-         {"swizzle", model::to_string(d.swizzle)},
-         {"version", d.version},
-         {"lbo_mode", model::to_string(d.lbo_mode)}};
-    text = d.to_string();
+    text = a.json ? model::to_json(d) : d.to_string();
   }
-  if (a.json)
-    std::printf("%s\n", j.dump().c_str());
-  else
-    std::printf("%s\n", text.c_str());
+  std::printf("%s\n", text.c_str());
 }
 
 // Streamed: each element printed as it is computed, so memory does not grow with

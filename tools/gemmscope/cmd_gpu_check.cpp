@@ -30,6 +30,7 @@ struct CheckArgs {
   uint64_t seed = 0;
   int64_t max_dim = 1024;
   std::string shapes;
+  bool digest = false;
 };
 
 const gemmscope::cli::Registration reg{"check", [](CLI::App& app) {
@@ -43,6 +44,9 @@ const gemmscope::cli::Registration reg{"check", [](CLI::App& app) {
   cmd->add_option("--seed", args->seed, "seed (0: from the clock; printed)");
   cmd->add_option("--max-dim", args->max_dim, "largest M, N, K drawn")->check(CLI::Range(1, 1 << 16))->capture_default_str();
   cmd->add_option("--shapes", args->shapes, "fixed MxNxK list instead of random shapes");
+  cmd->add_flag("--digest", args->digest,
+                "end each case's line with fnv1a64=<16 hex digits>, the FNV-1a hash of C's bytes: the same "
+                "kernels, shapes and --seed give the same digests in every run (determinism across processes)");
   cmd->callback([args, cmd] {
     const std::vector<std::string> kernels = gemmscope::cli::list_items(args->kernels, "--kernels", 1000);
     if (!args->shapes.empty())
@@ -87,8 +91,10 @@ const gemmscope::cli::Registration reg{"check", [](CLI::App& app) {
           continue;
         }
         (r.cmp.ok ? passed : failed)++;
-        std::printf("%-4s %6ldx%6ldx%6ld %s %.3f ms\n", kernel.c_str(), (long)s.m, (long)s.n, (long)s.k,
+        std::printf("%-4s %6ldx%6ldx%6ld %s %.3f ms", kernel.c_str(), (long)s.m, (long)s.n, (long)s.k,
                     r.cmp.summary().c_str(), r.gpu_ms);
+        if (args->digest) std::printf(" fnv1a64=%016llx", static_cast<unsigned long long>(r.c_fnv1a64));
+        std::printf("\n");
       }
     }
     std::printf("# %d passed, %d failed, %d refused", passed, failed, refused);

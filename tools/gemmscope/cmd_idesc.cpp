@@ -2,11 +2,11 @@
 // (kind::f16). The facts live in model/idesc_sm100.hpp.
 #include <cstdio>
 #include <memory>
-#include <nlohmann/json.hpp>
 #include <stdexcept>
 #include <string>
 
 #include "command.hpp"
+#include "gemmscope/model/descriptor_json.hpp"
 #include "gemmscope/model/error.hpp"
 #include "gemmscope/model/idesc_sm100.hpp"
 
@@ -49,37 +49,9 @@ void run_encode(const IdescArgs& a) {
   std::printf("0x%08x\n", d.encode());
 }
 
-bool valid_for(const model::InstrDescriptorSm100& d, int cta_group) {
-  try {
-    d.validate(cta_group);
-    return true;
-  } catch (const model::ModelError&) {
-    return false;
-  }
-}
-
 void run_decode(const IdescArgs& a) {
   const auto d = model::InstrDescriptorSm100::decode(parse_hex32(a.bits_text));
-  if (!a.json) {
-    std::printf("%s\n", d.to_string().c_str());
-    return;
-  }
-  nlohmann::ordered_json j{{"m", d.m},
-                           {"n", d.n},
-                           {"d", model::to_string(d.d_type)},
-                           {"a", model::to_string(d.a_type)},
-                           {"b", model::to_string(d.b_type)},
-                           {"a_major", model::to_string(d.a_major)},
-                           {"b_major", model::to_string(d.b_major)},
-                           {"negate_a", d.negate_a},
-                           {"negate_b", d.negate_b},
-                           {"sparse", d.sparse},
-                           {"sparsity_selector", d.sparsity_selector},
-                           {"saturate", d.saturate},
-                           {"max_shift", d.max_shift},
-                           {"valid_cta_group_1", valid_for(d, 1)},
-                           {"valid_cta_group_2", valid_for(d, 2)}};
-  std::printf("%s\n", j.dump().c_str());
+  std::printf("%s\n", (a.json ? model::to_json(d) : d.to_string()).c_str());
 }
 
 const Registration reg{

@@ -1,5 +1,5 @@
 // gemmscope sim: run a kernel's own schedule code on the pipeline simulator
-// (model/pipeline_sim.hpp + the simulator bindings of gemmscope::testing, verify/lib/)
+// (model/pipeline.hpp + the kernels declared on it in gemmscope::testing, verify/lib/)
 // under one seeded random interleaving, or search every interleaving (--exhaustive),
 // print the verdict, and optionally write the timeline as SVG. The logic lives in the engine and the
 // bindings; this file only parses options and prints.
@@ -12,7 +12,7 @@
 #include "command.hpp"
 #include "options.hpp"
 #include "tune/text/output_file.hpp"
-#include "gemmscope/model/pipeline_sim.hpp"
+#include "gemmscope/model/pipeline.hpp"
 
 #include "gemmscope/testing/sm100_binding.hpp"
 #include "gemmscope/testing/sm90_binding.hpp"

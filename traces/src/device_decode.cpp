@@ -91,6 +91,18 @@ Trace decode_device_records(const std::vector<uint32_t>& words, uint64_t records
   return t;
 }
 
+Trace decode_device_records(const device_record::RecordedBuffer& raw, const std::string& kernel) {
+  return decode_device_records(raw.words, raw.records_written, kernel);
+}
+
+Trace write_device_trace(const std::string& path, const device_record::RecordedBuffer& raw, const std::string& kernel,
+                         const std::string& description) {
+  Trace t = decode_device_records(raw, kernel);
+  if (!description.empty()) t.description = description;
+  write_trace_file(path, t, TraceFormat::JsonLines);
+  return t;
+}
+
 Trace model_trace_for(const Trace& recorded) {
   std::set<uint32_t> ctas;
   for (const TraceRecord& r : recorded.records) {

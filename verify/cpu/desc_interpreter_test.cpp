@@ -15,9 +15,11 @@
 #include <cstdlib>
 #include <set>
 #include <string>
+#include <type_traits>
 
 #include "gemmscope/model/error.hpp"
 #include "gemmscope/model/tma_box.hpp"
+#include "gemmscope/testing/address_properties.hpp"
 
 using namespace gemmscope::model;
 
@@ -135,20 +137,16 @@ void check_tile(const KernelTile& t, bool blackwell) {
     desc.lbo_bytes = f.lbo;
     desc.sbo_bytes = f.sbo;
     desc.swizzle = t.mode;
-    // Through the bits, as the hardware sees it.
-    const Desc seen = Desc::decode(desc.encode());
-    for (uint32_t r = 0; r < op_rows; ++r)
-      for (uint32_t k = 0; k < kMmaK; ++k) {
-        const uint64_t expected = t.address(row0 + r, k0 + k);
-        const uint64_t got = descriptor_element_address(seen, op, r, k);
-        if (got != expected) {
-          RC_FAIL("mode " + std::string(to_string(t.mode)) + " major " + std::string(to_string(t.major)) + " rows " +
-                  std::to_string(t.rows) + " tile_k " + std::to_string(t.tile_k) + " base " + std::to_string(t.base) +
-                  " row0 " + std::to_string(row0) + " k0 " + std::to_string(k0) + ": element (" + std::to_string(r) +
-                  "," + std::to_string(k) + ") read at " + std::to_string(got) + ", TMA wrote it at " +
-                  std::to_string(expected) + " [" + seen.to_string() + "]");
-        }
-      }
+    // Through the bits, as the hardware sees it (the testing kit's property decodes the word).
+    const auto where = "mode " + std::string(to_string(t.mode)) + " major " + std::string(to_string(t.major)) +
+                       " rows " + std::to_string(t.rows) + " tile_k " + std::to_string(t.tile_k) + " base " +
+                       std::to_string(t.base) + " row0 " + std::to_string(row0) + " k0 " + std::to_string(k0) + ": ";
+    const auto written_at = [&](uint32_t r, uint32_t k) { return t.address(row0 + r, k0 + k); };
+    const gemmscope::testing::Violation why =
+        std::is_same_v<Desc, SmemDescriptorSm90>
+            ? gemmscope::testing::descriptor_reads_what_tma_wrote(desc.encode(), op, written_at)
+            : gemmscope::testing::descriptor_reads_what_tma_wrote_sm100(desc.encode(), op, written_at);
+    if (why) RC_FAIL(where + *why);
   }
 }
 

@@ -7,7 +7,7 @@
 
 #include <string>
 
-#include "gemmscope/model/pipeline_sim.hpp"
+#include "gemmscope/model/pipeline.hpp"
 
 namespace {
 using namespace gemmscope::model::sim;

@@ -18,9 +18,11 @@
 #include "gemmscope/model/desc_sm90.hpp"
 #include "gemmscope/model/fragments.hpp"
 #include "gemmscope/model/tma_box.hpp"
+#include "gemmscope/testing/address_properties.hpp"
 
 namespace gm = gemmscope::model;
 namespace ks = gemmscope::sm90;
+namespace gt = gemmscope::testing;
 
 namespace {
 
@@ -43,11 +45,10 @@ uint64_t k03_tma_address(uint32_t tile_base, uint32_t tile_rows, uint32_t row, u
 template <class MakeDesc, class TmaAddress>
 void check_operand(uint32_t tile_base, uint32_t operand_rows, uint32_t row0, MakeDesc make_desc, TmaAddress tma) {
   for (uint32_t kk = 0; kk < kBK; kk += kWgmmaK) {
-    const auto desc = gm::SmemDescriptorSm90::decode(make_desc(tile_base, row0, kk));
     const gm::OperandExtent operand{operand_rows, kWgmmaK, gm::OperandMajor::K, 2};
-    for (uint32_t r = 0; r < operand_rows; ++r)
-      for (uint32_t k = 0; k < kWgmmaK; ++k)
-        RC_ASSERT(gm::descriptor_element_address(desc, operand, r, k) == tma(tile_base, kTileRows, row0 + r, kk + k));
+    GEMMSCOPE_RC_HOLDS(gt::descriptor_reads_what_tma_wrote(
+        make_desc(tile_base, row0, kk), operand,
+        [&](uint32_t r, uint32_t k) { return tma(tile_base, kTileRows, row0 + r, kk + k); }));
   }
 }
 
@@ -106,10 +107,7 @@ RC_GTEST_PROP(Sm90KernelsVsModel, K10AdvancedDescriptorsReadWhatTmaWrote, ()) {
     const gm::TmaBox box{tile_rows, kBK, 2, gm::SwizzleMode::B128, tile + ks::stage_k_offset(tile_rows, box_k0)};
     const uint64_t advanced = ks::desc_advance(base, stage * stage_bytes + ks::stage_k_offset(tile_rows, kk));
     RC_ASSERT(advanced == ks::desc_kmajor_sw128(static_cast<uint32_t>(box.smem_base), row0, kk - box_k0));
-    const auto desc = gm::SmemDescriptorSm90::decode(advanced);
-    for (uint32_t r = 0; r < rows; ++r)
-      for (uint32_t k = 0; k < kWgmmaK; ++k)
-        RC_ASSERT(gm::descriptor_element_address(desc, operand, r, k) == box.address(row0 + r, kk - box_k0 + k));
+    GEMMSCOPE_RC_HOLDS(gt::descriptor_reads_tma_box(advanced, operand, box, row0, kk - box_k0));
   }
 }
 
@@ -129,11 +127,8 @@ RC_GTEST_PROP(Sm90KernelsVsModel, K10PingPongHalvesReadWhatTmaWrote, ()) {
   const gm::TmaBox box{kTileRows, kBK, 2, gm::SwizzleMode::B128, tile};
   const gm::OperandExtent operand{kWgmmaM, kWgmmaK, gm::OperandMajor::K, 2};
   for (uint32_t kk = 0; kk < kBK; kk += kWgmmaK) {
-    const auto desc =
-        gm::SmemDescriptorSm90::decode(ks::desc_advance(base, stage * stage_bytes + half * kWgmmaM * 128 + kk * 2));
-    for (uint32_t r = 0; r < kWgmmaM; ++r)
-      for (uint32_t k = 0; k < kWgmmaK; ++k)
-        RC_ASSERT(gm::descriptor_element_address(desc, operand, r, k) == box.address(half * kWgmmaM + r, kk + k));
+    GEMMSCOPE_RC_HOLDS(gt::descriptor_reads_tma_box(
+        ks::desc_advance(base, stage * stage_bytes + half * kWgmmaM * 128 + kk * 2), operand, box, half * kWgmmaM, kk));
   }
 }
 
@@ -157,22 +152,22 @@ RC_GTEST_PROP(Sm90KernelsVsModel, DescriptorFieldsDecode, ()) {
 // k04's staging tile: the kernel's sw128_offset is the TMA store box's map.
 TEST(Sm90KernelsVsModel, EpilogueStagingMatchesTmaStoreBox) {
   const gm::TmaBox box{kTileRows, 64, 2, gm::SwizzleMode::B128, 0};
-  for (uint32_t r = 0; r < kTileRows; ++r)
-    for (uint32_t c = 0; c < 64; ++c) ASSERT_EQ(ks::sw128_offset(r, c), box.address(r, c)) << r << "," << c;
+  const gt::Violation why = gt::tile_matches_tma_box(ks::sw128_offset, box);
+  EXPECT_FALSE(why) << *why;
 }
 
 // k10's 32-column staging box (BN = 96): sw64_offset is the 64B-swizzled store box's map.
 TEST(Sm90KernelsVsModel, EpilogueStaging32ColumnsMatchesTmaStoreBox) {
   const gm::TmaBox box{kTileRows, 32, 2, gm::SwizzleMode::B64, 0};
-  for (uint32_t r = 0; r < kTileRows; ++r)
-    for (uint32_t c = 0; c < 32; ++c) ASSERT_EQ(ks::sw64_offset(r, c), box.address(r, c)) << r << "," << c;
+  const gt::Violation why = gt::tile_matches_tma_box(ks::sw64_offset, box);
+  EXPECT_FALSE(why) << *why;
 }
 
 // k10's 16-column staging box (BN = 176): sw32_offset is the 32B-swizzled store box's map.
 TEST(Sm90KernelsVsModel, EpilogueStaging16ColumnsMatchesTmaStoreBox) {
   const gm::TmaBox box{kTileRows, 16, 2, gm::SwizzleMode::B32, 0};
-  for (uint32_t r = 0; r < kTileRows; ++r)
-    for (uint32_t c = 0; c < 16; ++c) ASSERT_EQ(ks::sw32_offset(r, c), box.address(r, c)) << r << "," << c;
+  const gt::Violation why = gt::tile_matches_tma_box(ks::sw32_offset, box);
+  EXPECT_FALSE(why) << *why;
 }
 
 // k10's stmatrix.x4 into each staging box width, through the model's bank rules.
@@ -371,22 +366,11 @@ TEST(Sm90KernelsVsModel, AccumulatorMapMatchesModel) {
 // fragment map and address-provider threads, kernel: stmatrix_x4_row) must be where
 // the wgmma fragment map says those accumulators belong.
 TEST(Sm90KernelsVsModel, StmatrixEpiloguePlacesEveryAccumulator) {
-  constexpr uint32_t kN = 128;
-  std::vector<int> written(kWgmmaM * kN, 0);
-  for (uint32_t warp = 0; warp < 4; ++warp)
-    for (uint32_t p = 0; p < kN / 16; ++p)
-      for (uint32_t lane = 0; lane < 32; ++lane)
-        for (uint32_t q = 0; q < 4; ++q)
-          for (uint32_t h = 0; h < 2; ++h) {
-            const auto e = gm::ldmatrix_element(4, false, lane, q, h);  // (matrix, row, col) of this value
-            const uint32_t provider = gm::ldmatrix_row_address_thread(4, e.matrix, e.row);
-            const auto at = ks::stmatrix_x4_row(warp, provider, p);
-            const auto want = gm::wgmma_accumulator_cell(kN, warp * 32 + lane, 8 * p + 2 * q + h);
-            ASSERT_EQ(at.row, want.row) << "warp " << warp << " lane " << lane << " p " << p << " q " << q;
-            ASSERT_EQ(at.col + e.col, want.col) << "warp " << warp << " lane " << lane << " p " << p << " q " << q;
-            ++written[want.row * kN + want.col];
-          }
-  for (int w : written) ASSERT_EQ(w, 1);
+  const gt::Violation why = gt::stmatrix_x4_places_accumulators(128, 4, [](uint32_t warp, uint32_t lane, uint32_t p) {
+    const auto at = ks::stmatrix_x4_row(warp, lane, p);
+    return gm::FragmentCell{at.row, at.col};
+  });
+  EXPECT_FALSE(why) << *why;
 }
 
 #else

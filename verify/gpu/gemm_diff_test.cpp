@@ -12,6 +12,7 @@
 #include <cctype>
 
 #include "bench/harness.hpp"
+#include "gemmscope/testing/differential.hpp"
 #include "gemmscope/auto_choice.hpp"
 #include "gemmscope/kernel_registry.hpp"
 #include "gemmscope/tuned.hpp"
@@ -22,6 +23,7 @@ namespace gemmscope {
 namespace {
 
 using harness::HostProblem;
+namespace testing_kit = gemmscope::testing;
 
 bool need_gpu() {
   std::string why;
@@ -53,20 +55,10 @@ std::string sm100_gpu_missing() {
     if (const std::string why = sm100_gpu_missing(); !why.empty()) GTEST_SKIP() << why; \
   } while (0)
 
-// Dimensions: mostly small and ragged, some around tile edges, some large.
-rc::Gen<int64_t> dimension() {
-  return rc::gen::weightedOneOf<int64_t>({
-      {5, rc::gen::inRange<int64_t>(1, 300)},
-      {2, rc::gen::inRange<int64_t>(300, 1200)},
-      {2, rc::gen::element<int64_t>(1, 2, 7, 8, 63, 64, 65, 127, 128, 129, 191, 255, 256, 257, 384)},
-  });
-}
-rc::Gen<int64_t> multiple_of_8() {
-  return rc::gen::map(rc::gen::weightedOneOf<int64_t>({{4, rc::gen::inRange<int64_t>(1, 40)},
-                                                       {2, rc::gen::inRange<int64_t>(40, 160)},
-                                                       {1, rc::gen::element<int64_t>(8, 16, 24, 32, 33)}}),
-                      [](int64_t x) { return 8 * x; });
-}
+// Dimensions: mostly small and ragged, some around tile edges, some large
+// (gemmscope::testing's generators, as any kernel's differential test draws them).
+rc::Gen<int64_t> dimension() { return testing_kit::gen::edgy_dimension(); }
+rc::Gen<int64_t> multiple_of_8() { return testing_kit::gen::edgy_multiple_of_8(); }
 
 // One random case: fresh inputs from a rapidcheck-drawn seed, then the check.
 void check_case(const std::string& kernel, const GemmShape& shape, uint64_t seed) {
@@ -79,16 +71,25 @@ void check_case(const std::string& kernel, const GemmShape& shape, uint64_t seed
   RC_ASSERT(r.cmp.ok);
 }
 
+// A registry kernel under the differential harness any launcher goes through
+// (gemmscope/testing/differential.hpp): random shapes, fresh inputs, C poisoned,
+// the K-scaled bound, a failure shrunk to its smallest shape. A refusal fails the case.
 void property(const std::string& kernel, bool k_multiple_of_8, bool n_multiple_of_8) {
-  const bool ok = rc::check(kernel + " matches Eigen", [&] {
-    GemmShape s;
-    s.m = *dimension();
-    s.n = n_multiple_of_8 ? *multiple_of_8() : *dimension();
-    s.k = k_multiple_of_8 ? *multiple_of_8() : *dimension();
-    const auto seed = *rc::gen::arbitrary<uint64_t>();
-    check_case(kernel, s, seed);
-  });
-  EXPECT_TRUE(ok);
+  const RunnableKernel k = resolve_kernel(kernel);
+  testing_kit::DiffOptions options;
+  options.name = kernel;
+  options.m = dimension();
+  options.n = n_multiple_of_8 ? multiple_of_8() : dimension();
+  options.k = k_multiple_of_8 ? multiple_of_8() : dimension();
+  const testing_kit::DiffResult r = testing_kit::differential_test(
+      [&k](testing_kit::Shape s, const bf16* a, const bf16* b, bf16* c, cudaStream_t stream) {
+        const GemmShape shape{s.m, s.n, s.k};
+        const GemmOperands ops{a, b, c};
+        if (const std::string why = k.can_implement(shape, ops); !why.empty()) throw GemmError("refused: " + why);
+        k.launch(shape, ops, stream);
+      },
+      options);
+  EXPECT_TRUE(r.ok) << r.summary();
 }
 
 TEST(GemmDiff, K01Naive) { REQUIRE_GPU(); property("k01", false, false); }
@@ -134,7 +135,7 @@ TEST(GemmDiff, Sm100FixedShapes) {
 // tile order, with and without split-K (the split count is drawn per case: 2..8,
 // at most one split per BK-deep k-block) or stream-K (static instances, one case
 // in three), against Eigen.
-class K10Instances : public testing::TestWithParam<int> {};
+class K10Instances : public ::testing::TestWithParam<int> {};
 TEST_P(K10Instances, MatchesEigen) {
   REQUIRE_GPU();
   const tune::KernelConfig base = tune::compiled_instances().at(GetParam());
@@ -153,8 +154,8 @@ TEST_P(K10Instances, MatchesEigen) {
   EXPECT_TRUE(ok);
 }
 INSTANTIATE_TEST_SUITE_P(GemmDiff, K10Instances,
-                         testing::Range(0, static_cast<int>(tune::compiled_instances().size())),
-                         [](const testing::TestParamInfo<int>& info) {
+                         ::testing::Range(0, static_cast<int>(tune::compiled_instances().size())),
+                         [](const ::testing::TestParamInfo<int>& info) {
                            std::string name = tune::to_string(tune::compiled_instances().at(info.param));
                            for (char& ch : name)
                              if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
@@ -269,7 +270,7 @@ TEST(GemmDiff, K10SplitKDeterministic) {
 TEST(GemmDiff, TuningCacheDispatch) {
   REQUIRE_GPU();
   const GemmShape s{200, 512, 1024};
-  const std::string path = testing::TempDir() + "/gemmscope_dispatch_cache.json";
+  const std::string path = ::testing::TempDir() + "/gemmscope_dispatch_cache.json";
   const std::string picked = "64x128x64.s8.wg1.c1x1.static.g1.sk2";
   auto write_cache = [&](const std::string& gpu) {
     tune::TuneCache cache;

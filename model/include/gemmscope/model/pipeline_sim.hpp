@@ -7,9 +7,10 @@
 // seeded random schedules for any configuration, depth-first search over all
 // interleavings (with state hashing) for small ones.
 //
-// A kernel is bound to the engine by deriving from PipelineSim (see
-// verify/lib/include/gemmscope/testing/*_binding.hpp for the kernels' own schedule code, and
-// SyntheticRingSim below for a self-contained example). A role's step performs one
+// A pipeline is described on the engine with the declarative API of pipeline.hpp
+// (Pipeline: barriers, stages, outputs, roles and their operations); the kernels'
+// bindings (verify/lib/include/gemmscope/testing/*_binding.hpp) and the synthetic ring
+// kernel are written on it. A role's step performs one
 // action or, when its next action is a wait that does not pass, returns false and
 // changes nothing: the scheduler may then try another role.
 //
@@ -212,6 +213,8 @@ class PipelineSim {
   int64_t current_role_ = -1;
   std::vector<std::string> waiting_on_;  // per role: the last wait that did not pass
   std::vector<int64_t> blocked_since_;   // per role: step of the first failed wait, -1 none
+  std::vector<int64_t> waiting_barrier_; // per role: the barrier of the last wait that did not pass, -1 none
+  std::vector<uint32_t> waiting_parity_;
   std::string step_label_;
   int step_color_ = -1;
   bool logging_ = true;
@@ -290,7 +293,12 @@ ExploreResult explore(const World& initial, uint64_t max_states = 2'000'000) {
     }
     if (moved) continue;
     try {
-      if (!node.world.all_done()) node.world.report_deadlock();
+      if (!node.world.all_done()) {
+        // Nothing moved: try each role here too (a blocked step changes nothing) so that
+        // the report names the wait each one is stuck on.
+        for (uint32_t c : node.world.candidates()) (void)node.world.step_candidate(c);
+        node.world.report_deadlock();
+      }
       node.world.check_exit();
       ++result.terminal_states;
     } catch (const SimViolation& v) {
@@ -308,50 +316,5 @@ ExploreResult explore(const World& initial, uint64_t max_states = 2'000'000) {
 // actions coloured by stage, waits as grey hatched bars from the first failed
 // try_wait to the step that passed it.
 std::string timeline_svg(const PipelineSim& sim, const std::string& title);
-
-// ---- A self-contained example kernel ------------------------------------------------------
-// A Hopper-style warp-specialized GEMM reduced to its schedule: one TMA producer,
-// `consumers` MMA consumers that each read every stage (each computes its own rows of
-// the tile) and keep their accumulators in registers, `stages` ring slots with
-// full/empty barriers, tiles handed out statically. Its pipeline state is its own
-// (a counter, as a kernel would write it); the mutation switches break it on purpose
-// so that tests can show each check fires.
-struct SyntheticConfig {
-  uint32_t stages = 2;
-  uint32_t consumers = 2;
-  uint32_t tiles = 2;
-  uint32_t k_blocks = 3;
-  uint32_t tile_bytes = 1024;  // bytes the TMA writes per stage
-  // Mutations.
-  bool producer_wrong_initial_phase = false;  // producer waits empty with parity 0 first
-  bool consumer_wrong_initial_phase = false;  // consumer waits full with parity 1 first
-  bool consumer_skips_empty_arrive = false;   // consumer 0 never releases its last stage
-  bool producer_stage_off_by_one = false;     // producer writes slot stage+1
-  bool scheduler_repeats_tile = false;        // the last tile is handed out as tile 0 again
-};
-
-class SyntheticRingSim : public PipelineSim {
- public:
-  explicit SyntheticRingSim(SyntheticConfig config);
-  uint32_t role_count() const override { return 1 + config_.consumers; }
-  std::string role_name(uint32_t role) const override;
-  bool role_done(uint32_t role) const override;
-  bool step_role(uint32_t role) override;
-  std::string role_state_key() const override;
-
- private:
-  struct RoleState {
-    uint32_t count = 0;  // ring slots used so far
-    uint32_t item = 0;   // (tile, k block) pairs finished
-    uint32_t pc = 0;     // 0: wait, 1: act
-  };
-  uint32_t tile_of(uint32_t index) const;
-  bool step_producer();
-  bool step_consumer(uint32_t c);
-
-  SyntheticConfig config_;
-  std::vector<uint32_t> full_, empty_, slot_;
-  std::vector<RoleState> roles_;
-};
 
 }  // namespace gemmscope::model::sim

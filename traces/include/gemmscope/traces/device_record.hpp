@@ -1,9 +1,10 @@
 #pragma once
 // The raw layout of one shared-memory access recorded on the GPU by an instrumented
-// kernel (kernels/common/trace_record.cuh writes it, traces/src/device_decode.cpp
+// kernel (gemmscope/traces/recorder.cuh writes it, traces/src/device_decode.cpp
 // reads it). Plain C++ with no CUDA, so both sides include this one file: the layout
 // is one fact with one home. Described in docs/traces.md, "Recording on the GPU".
 #include <cstdint>
+#include <vector>
 
 namespace gemmscope::traces::device_record {
 
@@ -31,5 +32,12 @@ inline constexpr uint32_t kStageEpilogueStore = 5;
 inline constexpr uint32_t kStageTmaStoreRead = 6;
 inline constexpr uint32_t kStageLoad = 7;
 inline constexpr uint32_t kStageStore = 8;
+
+// What a recording run brings back to the host (recorder.cuh's Recording::finish),
+// for traces::decode_device_records.
+struct RecordedBuffer {
+  std::vector<uint32_t> words;   // capacity_records * kWordsPerRecord
+  uint64_t records_written = 0;  // the device counter (more than the capacity: too small)
+};
 
 }  // namespace gemmscope::traces::device_record

@@ -1,6 +1,7 @@
 #pragma once
 // The Blackwell kernel's schedule (kernels/sm100/gemm_sm100.cu, roles in section 3)
-// bound to the pipeline-simulation engine (model/pipeline_sim.hpp). The roles below
+// declared on the pipeline API (model/pipeline.hpp): its barriers, stages, TMEM slots
+// and CLC response buffers, and one program role per warp role. The roles below
 // follow run_producer, run_mma, run_scheduler and run_epilogue action by action and
 // call the kernel's own __host__ __device__ code for every decision: PipelineState
 // (ring index, full/empty parity), ClcStateOf / clc_start / clc_after_response (the
@@ -34,7 +35,7 @@
 #include "common/sm100_schedule.hpp"
 #include "common/sm100_tmem.hpp"
 #include "gemmscope/model/error.hpp"
-#include "gemmscope/model/pipeline_sim.hpp"
+#include "gemmscope/model/pipeline.hpp"
 #include "gemmscope/model/tmem.hpp"
 
 namespace gemmscope::testing::sim {
@@ -65,7 +66,7 @@ struct Sm100SimConfig {
 // changed (sm100::KernelSchedule::with_stages<2>) to search a smaller space or to
 // see the simulation follow the change.
 template <class Sched = sm100::KernelSchedule>
-class Sm100ScheduleSimOf : public model::sim::PipelineSim {
+class Sm100ScheduleSimOf : public model::sim::Pipeline {
   static constexpr uint32_t Stages = Sched::kStages;
   static constexpr uint32_t kAccumSlots = Sched::kAccumSlots;
   static constexpr uint32_t kClcStages = Sched::kClcStages;
@@ -94,25 +95,11 @@ class Sm100ScheduleSimOf : public model::sim::PipelineSim {
       for (uint32_t n = 0; n < grid_.tiles_n; ++n)
         for (uint32_t row = 0; row < sm100::kClusterTileM; row += 32)
           for (uint32_t col = 0; col < sm100::kClusterTileN; col += sm100::kMmaN)
-            expect_output(c_block_key(m * sm100::kClusterTileM + row, n * sm100::kClusterTileN + col));
+            output(c_block_key(m * sm100::kClusterTileM + row, n * sm100::kClusterTileN + col));
   }
 
-  uint32_t role_count() const override { return static_cast<uint32_t>(roles_.size()); }
-  std::string role_name(uint32_t i) const override {
-    const Role& r = roles_[i];
-    std::string where = (clusters_ > 1 ? "cl" + std::to_string(r.cluster) + " " : "") + "cta" + std::to_string(r.rank);
-    switch (r.kind) {
-      case Kind::producer: return where + " producer";
-      case Kind::mma: return where + " mma";
-      case Kind::scheduler: return where + " scheduler";
-      case Kind::epilogue:
-        return where + (r.warp < 0 ? " epilogue x4" : " epilogue w" + std::to_string(r.warp));
-    }
-    return "?";
-  }
-  bool role_done(uint32_t i) const override { return roles_[i].pc == kDone; }
   std::string role_state_key() const override {
-    std::string key;
+    std::string key = Pipeline::role_state_key();
     for (const Role& r : roles_) {
       key += std::to_string(r.pc) + "," + std::to_string(r.stage.index) + std::to_string(r.stage.phase) + "," +
              std::to_string(r.accum.index) + std::to_string(r.accum.phase) + "," + std::to_string(r.clc.pipe.index) +
@@ -126,15 +113,17 @@ class Sm100ScheduleSimOf : public model::sim::PipelineSim {
     return key;
   }
 
-  bool step_role(uint32_t i) override {
+  bool step_program(uint32_t i, model::sim::Step& step) override {
     Role& r = roles_[i];
+    bool moved = false;
     switch (r.kind) {
-      case Kind::producer: return step_producer(r);
-      case Kind::mma: return step_mma(r);
-      case Kind::scheduler: return step_scheduler(r);
-      case Kind::epilogue: return step_epilogue(r);
+      case Kind::producer: moved = step_producer(r, step); break;
+      case Kind::mma: moved = step_mma(r, step); break;
+      case Kind::scheduler: moved = step_scheduler(r, step); break;
+      case Kind::epilogue: moved = step_epilogue(r, step); break;
     }
-    return false;
+    if (moved && r.pc == kDone) step.exit();
+    return moved;
   }
 
   void fire_custom(const model::sim::AsyncEffect& e) override {
@@ -204,6 +193,22 @@ class Sm100ScheduleSimOf : public model::sim::PipelineSim {
   };
 
   // ---- Construction ------------------------------------------------------------------
+  std::string name_of(const Role& r) const {
+    std::string where = (clusters_ > 1 ? "cl" + std::to_string(r.cluster) + " " : "") + "cta" + std::to_string(r.rank);
+    switch (r.kind) {
+      case Kind::producer: return where + " producer";
+      case Kind::mma: return where + " mma";
+      case Kind::scheduler: return where + " scheduler";
+      case Kind::epilogue:
+        return where + (r.warp < 0 ? " epilogue x4" : " epilogue w" + std::to_string(r.warp));
+    }
+    return "?";
+  }
+  // A program role of the pipeline, its state in roles_ (the same index).
+  void add_role(const Role& r) {
+    roles_.push_back(r);
+    add_program_role(name_of(r));
+  }
   uint32_t idx(uint32_t cluster, uint32_t rank, uint32_t i, uint32_t n) const {
     return (cluster * kCtas + rank) * n + i;
   }
@@ -229,21 +234,21 @@ class Sm100ScheduleSimOf : public model::sim::PipelineSim {
       const std::string cta = cl + "cta" + std::to_string(r) + " ";
       // Barrier counts from sm100_config.hpp, as the kernel's thread 0 initialises them.
       for (uint32_t s = 0; s < Stages; ++s) {
-        full_.push_back(add_barrier(cta + "full[" + std::to_string(s) + "]", sm100::kFullArrivals));
-        empty_.push_back(add_barrier(cta + "empty[" + std::to_string(s) + "]", sm100::kEmptyArrivals));
+        full_.push_back(barrier(cta + "full[" + std::to_string(s) + "]", sm100::kFullArrivals));
+        empty_.push_back(barrier(cta + "empty[" + std::to_string(s) + "]", sm100::kEmptyArrivals));
         static const char* kPartNames[kParts] = {"A rows 0-63", "A rows 64-127", "B"};
         // Each fill of a stage is read by one MMA (the pair's leader).
         for (uint32_t p = 0; p < kParts; ++p)
           stage_buffers_.push_back(
-              add_buffer(cta + "stage " + std::to_string(s) + " " + kPartNames[p], 1));
+              slot(cta + "stage " + std::to_string(s) + " " + kPartNames[p], 1));
       }
       // TMEM: the MMA warp of each CTA allocates all columns (cta_group::2).
       tmem_.emplace_back();
       const uint32_t base = tmem_.back().allocate(Sched::kTmemColumns, 2);
       for (uint32_t slot = 0; slot < kAccumSlots; ++slot) {
-        tmem_full_.push_back(add_barrier(cta + "tmem_full[" + std::to_string(slot) + "]", sm100::kTmemFullArrivals));
+        tmem_full_.push_back(barrier(cta + "tmem_full[" + std::to_string(slot) + "]", sm100::kTmemFullArrivals));
         tmem_empty_.push_back(
-            add_barrier(cta + "tmem_empty[" + std::to_string(slot) + "]", sm100::kTmemEmptyArrivals));
+            barrier(cta + "tmem_empty[" + std::to_string(slot) + "]", sm100::kTmemEmptyArrivals));
         const uint32_t first = model::tmem_column(sm100::accumulator_address(base, slot));
         const uint32_t last = first + sm100::kAccumColumns;
         model::require(last <= model::tmem_column(base) + Sched::kTmemColumns, "accumulator slot", slot,
@@ -251,16 +256,16 @@ class Sm100ScheduleSimOf : public model::sim::PipelineSim {
         for (uint32_t other = 0; other < slot; ++other)
           model::require(model::tmem_column(sm100::accumulator_address(base, other)) + sm100::kAccumColumns <= first,
                          "accumulator slot", slot, "overlaps an earlier slot's columns");
-        accum_buffers_.push_back(add_buffer(cta + "TMEM cols " + std::to_string(first) + "-" +
+        accum_buffers_.push_back(Pipeline::slot(cta + "TMEM cols " + std::to_string(first) + "-" +
                                                 std::to_string(last - 1) + " (slot " + std::to_string(slot) + ")",
                                             sm100::kEpilogueWarps));
       }
       for (uint32_t s = 0; s < kClcStages; ++s) {
-        clc_full_.push_back(add_barrier(cta + "clc_full[" + std::to_string(s) + "]", sm100::kClcFullArrivals));
-        clc_empty_.push_back(add_barrier(cta + "clc_empty[" + std::to_string(s) + "]", sm100::kClcEmptyArrivals));
+        clc_full_.push_back(barrier(cta + "clc_full[" + std::to_string(s) + "]", sm100::kClcFullArrivals));
+        clc_empty_.push_back(barrier(cta + "clc_empty[" + std::to_string(s) + "]", sm100::kClcEmptyArrivals));
         // Readers of a response: producer, scheduler, the epilogue warps, and the MMA in a leader.
         const uint32_t readers = 2 + sm100::kEpilogueWarps + (sm100::is_leader(r) ? 1 : 0);
-        response_buffers_.push_back(add_buffer(cta + "clc response " + std::to_string(s), readers));
+        response_buffers_.push_back(Pipeline::slot(cta + "clc response " + std::to_string(s), readers));
       }
       for (uint32_t s = 0; s < kClcStages; ++s) responses_.push_back(Response{});
     }
@@ -279,25 +284,25 @@ class Sm100ScheduleSimOf : public model::sim::PipelineSim {
       Role producer = base;
       producer.kind = Kind::producer;
       if (config_.mutations.producer_wrong_initial_phase) producer.stage.phase = 1;
-      roles_.push_back(producer);
+      add_role(producer);
       if (sm100::is_leader(r)) {
         Role mma = base;
         mma.kind = Kind::mma;
         if (config_.mutations.mma_wrong_initial_phase) mma.stage.phase = 1;
-        roles_.push_back(mma);
+        add_role(mma);
       }
       Role scheduler = base;
       scheduler.kind = Kind::scheduler;
-      roles_.push_back(scheduler);
+      add_role(scheduler);
       Role epilogue = base;
       epilogue.kind = Kind::epilogue;
       if (config_.mutations.epilogue_wrong_initial_phase) epilogue.accum.phase = 1;
       if (config_.epilogue_lockstep) {
-        roles_.push_back(epilogue);
+        add_role(epilogue);
       } else {
         for (uint32_t w = 0; w < sm100::kEpilogueWarps; ++w) {
           epilogue.warp = static_cast<int>(sm100::kFirstEpilogueWarp + w);
-          roles_.push_back(epilogue);
+          add_role(epilogue);
         }
       }
     }
@@ -346,18 +351,18 @@ class Sm100ScheduleSimOf : public model::sim::PipelineSim {
   }
   // read_clc_response + release_clc_response of the kernel: wait clc_full, read the
   // response, arrive on clc_empty in CTA 0.
-  bool read_clc(Role& r, bool release = true) {
+  bool read_clc(Role& r, model::sim::Step& step, bool release = true) {
     const uint32_t s = r.clc.pipe.index;
-    if (!try_wait(clc_full(r.cluster, r.rank, s), r.clc.pipe.full_phase())) return false;
+    if (!step.wait(clc_full(r.cluster, r.rank, s), r.clc.pipe.full_phase())) return false;
     const uint32_t buf = response_buffer(r.cluster, r.rank, s);
-    read(buf, "response " + std::to_string(r.responses_read));
+    step.read(buf, "response " + std::to_string(r.responses_read));
     const Response& resp = responses_[r.cluster * kCtas * kClcStages + r.rank * kClcStages + s];
     const Clc next = after_response(r, resp);
     if (release) {
-      release_read(buf);
-      arrive(clc_empty(r.cluster, 0, s));
+      step.release(buf);
+      step.arrive(clc_empty(r.cluster, 0, s));
     }
-    mark("read clc response " + std::to_string(r.responses_read) +
+    step.label("read clc response " + std::to_string(r.responses_read) +
          (resp.cancelled ? " -> cluster " + std::to_string(next.cluster_id) : " -> done"));
     ++r.responses_read;
     r.clc = next;
@@ -367,23 +372,23 @@ class Sm100ScheduleSimOf : public model::sim::PipelineSim {
   }
 
   // ---- run_producer -------------------------------------------------------------------------
-  bool step_producer(Role& r) {
+  bool step_producer(Role& r, model::sim::Step& step) {
     const uint32_t c = r.cluster, rank = r.rank;
     switch (r.pc) {
       case kLoopTop:
         r.kb = 0;
         r.pc = r.clc.done ? kTail : kWaitEmpty;
-        return step_producer(r);
+        return step_producer(r, step);
       case kWaitEmpty: {
-        if (!try_wait(empty(c, rank, r.stage.index), r.stage.empty_phase())) return false;
+        if (!step.wait(empty(c, rank, r.stage.index), r.stage.empty_phase())) return false;
         r.pc = kIssueLoads;
-        return step_producer(r);  // a passed wait and the action after it are one step
+        return step_producer(r, step);  // a passed wait and the action after it are one step
       }
       case kIssueLoads: {
         const uint32_t s = r.stage.index;
         const uint32_t write_s = config_.mutations.producer_stage_off_by_one ? (s + 1) % Stages : s;
         const sm100::ClusterTile tile = sm100::cluster_tile_of<Sched>(r.clc.cluster_id, grid_);
-        if (sm100::is_leader(rank)) arrive_expect_tx(full(c, rank, s), sm100::kFullTxBytes);
+        if (sm100::is_leader(rank)) step.arrive_expect_tx(full(c, rank, s), sm100::kFullTxBytes);
         const std::pair<char, sm100::TmaLoad> loads[2] = {{'A', sm100::a_load(rank, tile, r.kb)},
                                                           {'B', sm100::b_load(rank, tile, r.kb)}};
         for (const auto& [operand, load] : loads) {
@@ -391,35 +396,29 @@ class Sm100ScheduleSimOf : public model::sim::PipelineSim {
           const uint32_t part = operand == 'A' ? load.smem_offset / sm100::kALoadBytes : 2;
           const uint32_t bytes = load.rows * sm100::kBlockK * sm100::kElemBytes;
           const std::string tag = box_tag(operand, load.k_elem, load.row, load.rows);
-          model::sim::AsyncOp op{"TMA " + tag + " from cta" + std::to_string(rank), "TMA", -1,
-                                 static_cast<int>(write_s), {}};
-          for (uint32_t dest = 0; dest < kCtas; ++dest) {
-            if (!(load.cta_mask & (1u << dest))) continue;
-            begin_write(stage_buffer(c, dest, write_s, part), tag);
-            op.effects.push_back({model::sim::AsyncEffect::Kind::finish_write, stage_buffer(c, dest, write_s, part), 1});
-            // cta_group::2: completion goes to the leader of the destination's pair.
-            op.effects.push_back(
-                {model::sim::AsyncEffect::Kind::complete_tx, full(c, sm100::leader_of(dest), s), bytes});
-          }
-          post(std::move(op));
+          std::vector<model::sim::Landing> landings;
+          for (uint32_t dest = 0; dest < kCtas; ++dest)
+            if (load.cta_mask & (1u << dest))  // cta_group::2: completion goes to the leader of the destination's pair
+              landings.push_back({stage_buffer(c, dest, write_s, part), full(c, sm100::leader_of(dest), s), bytes});
+          step.tma_load(tag, landings, static_cast<int>(write_s), "TMA " + tag + " from cta" + std::to_string(rank));
         }
-        mark("load k-block " + std::to_string(r.kb) + " of tile " + std::to_string(tile.m) + "," +
+        step.label("load k-block " + std::to_string(r.kb) + " of tile " + std::to_string(tile.m) + "," +
                  std::to_string(tile.n) + " into stage " + std::to_string(write_s),
              static_cast<int>(s));
         r.stage.advance();
         r.pc = ++r.kb == config_.k_blocks ? kReadClc : kWaitEmpty;
         return true;
       }
-      case kReadClc: return read_clc(r);
+      case kReadClc: return read_clc(r, step);
       case kTail: {
         // Wait until every stage is released before exiting.
         if (r.kb == Stages) {
           r.pc = kDone;
-          mark("exit");
+          step.label("exit");
           return true;
         }
-        if (!try_wait(empty(c, rank, r.stage.index), r.stage.empty_phase())) return false;
-        mark("tail: empty[" + std::to_string(r.stage.index) + "] released", static_cast<int>(r.stage.index));
+        if (!step.wait(empty(c, rank, r.stage.index), r.stage.empty_phase())) return false;
+        step.label("tail: empty[" + std::to_string(r.stage.index) + "] released", static_cast<int>(r.stage.index));
         r.stage.advance();
         ++r.kb;
         return true;
@@ -429,27 +428,27 @@ class Sm100ScheduleSimOf : public model::sim::PipelineSim {
   }
 
   // ---- run_mma (leader CTA of each pair) ----------------------------------------------------
-  bool step_mma(Role& r) {
+  bool step_mma(Role& r, model::sim::Step& step) {
     const uint32_t c = r.cluster, rank = r.rank;
     switch (r.pc) {
       case kLoopTop:
         r.kb = 0;
         if (r.clc.done) {
           r.pc = kDone;
-          mark("exit");
+          step.label("exit");
           return true;
         }
         r.pc = kWaitTmemEmpty;
-        return step_mma(r);
+        return step_mma(r, step);
       case kWaitTmemEmpty:
-        if (!try_wait(tmem_empty(c, rank, r.accum.index), r.accum.empty_phase())) return false;
-        mark("wait tmem_empty[" + std::to_string(r.accum.index) + "] passed");
+        if (!step.wait(tmem_empty(c, rank, r.accum.index), r.accum.empty_phase())) return false;
+        step.label("wait tmem_empty[" + std::to_string(r.accum.index) + "] passed");
         r.pc = kWaitFull;
         return true;
       case kWaitFull:
-        if (!try_wait(full(c, rank, r.stage.index), r.stage.full_phase())) return false;
+        if (!step.wait(full(c, rank, r.stage.index), r.stage.full_phase())) return false;
         r.pc = kIssueMma;
-        return step_mma(r);
+        return step_mma(r, step);
       case kIssueMma: {
         const uint32_t s = r.stage.index, slot = r.accum.index, pair = sm100::pair_of(rank);
         const sm100::ClusterTile tile = sm100::cluster_tile_of<Sched>(r.clc.cluster_id, grid_);
@@ -460,18 +459,18 @@ class Sm100ScheduleSimOf : public model::sim::PipelineSim {
         for (uint32_t x = 0; x < sm100::kClusterM; ++x) {
           const uint32_t cta = rank + x;
           for (uint32_t part = 0; part < kParts; ++part) {
-            read(stage_buffer(c, cta, s, part), expected_part(pair, x, part, tile, r.kb));
+            step.read(stage_buffer(c, cta, s, part), expected_part(pair, x, part, tile, r.kb));
             commit.effects.push_back({model::sim::AsyncEffect::Kind::release_read, stage_buffer(c, cta, s, part), 1});
           }
-          if (r.kb == 0) begin_write(accum_buffer(c, cta, slot), accum_tag(tile));
-          accumulate(accum_buffer(c, cta, slot), " k" + std::to_string(r.kb * 64));
+          if (r.kb == 0) step.begin_write(accum_buffer(c, cta, slot), accum_tag(tile));
+          step.accumulate(accum_buffer(c, cta, slot), " k" + std::to_string(r.kb * 64));
         }
         const uint32_t arrivals = config_.mutations.commit_over_arrives ? sm100::kEmptyArrivals + 1 : 1;
         for (uint32_t dest = 0; dest < kCtas; ++dest)
           if (sm100::cluster_mask() & (1u << dest))
             commit.effects.push_back({model::sim::AsyncEffect::Kind::arrive, empty(c, dest, s), arrivals});
-        post(std::move(commit));
-        mark("mma k-block " + std::to_string(r.kb) + " from stage " + std::to_string(s) + " into slot " +
+        step.post(std::move(commit));
+        step.label("mma k-block " + std::to_string(r.kb) + " from stage " + std::to_string(s) + " into slot " +
                  std::to_string(slot),
              static_cast<int>(s));
         r.stage.advance();
@@ -486,71 +485,71 @@ class Sm100ScheduleSimOf : public model::sim::PipelineSim {
         for (uint32_t dest = 0; dest < kCtas; ++dest)
           if (sm100::pair_mask(rank) & (1u << dest))
             done.effects.push_back({model::sim::AsyncEffect::Kind::arrive, tmem_full(c, dest, slot), 1});
-        post(std::move(done));
+        step.post(std::move(done));
         r.accum.advance();
         r.pc = kReadClc;
         return true;
       }
-      case kReadClc: return read_clc(r);
+      case kReadClc: return read_clc(r, step);
     }
     throw model::ModelError("mma in an unknown state");
   }
 
   // ---- run_scheduler -------------------------------------------------------------------------
-  bool step_scheduler(Role& r) {
+  bool step_scheduler(Role& r, model::sim::Step& step) {
     const uint32_t c = r.cluster, rank = r.rank, s = r.clc.pipe.index;
     switch (r.pc) {
       case kLoopTop:
         if (r.clc.done) {
           r.pc = kDone;
-          mark("exit");
+          step.label("exit");
           return true;
         }
         r.pc = rank == 0 ? kWaitClcEmpty : kAskClc;
-        return step_scheduler(r);
+        return step_scheduler(r, step);
       case kWaitClcEmpty:
-        if (!try_wait(clc_empty(c, 0, s), r.clc.pipe.empty_phase())) return false;
+        if (!step.wait(clc_empty(c, 0, s), r.clc.pipe.empty_phase())) return false;
         r.pc = kAskClc;
-        return step_scheduler(r);
+        return step_scheduler(r, step);
       case kAskClc:
-        arrive_expect_tx(clc_full(c, rank, s), sm100::kClcResponseBytes);
+        step.arrive_expect_tx(clc_full(c, rank, s), sm100::kClcResponseBytes);
         if (rank == 0)
-          post(model::sim::AsyncOp{"try_cancel -> response " + std::to_string(s),
+          step.post(model::sim::AsyncOp{"try_cancel -> response " + std::to_string(s),
                                    "cluster launch control",
                                    1000 + static_cast<int>(c),
                                    -1,
                                    {{model::sim::AsyncEffect::Kind::custom, kTryCancel, c * kClcStages + s}}});
-        mark(rank == 0 ? "try_cancel into response " + std::to_string(s) : "expect response " + std::to_string(s));
+        step.label(rank == 0 ? "try_cancel into response " + std::to_string(s) : "expect response " + std::to_string(s));
         r.pc = kReadClc;
         return true;
-      case kReadClc: return read_clc(r);
+      case kReadClc: return read_clc(r, step);
     }
     throw model::ModelError("scheduler in an unknown state");
   }
 
   // ---- run_epilogue ---------------------------------------------------------------------------
-  bool step_epilogue(Role& r) {
+  bool step_epilogue(Role& r, model::sim::Step& step) {
     const uint32_t c = r.cluster, rank = r.rank;
     switch (r.pc) {
       case kLoopTop:
         if (r.clc.done) {
           r.pc = kDone;
-          mark("exit");
+          step.label("exit");
           return true;
         }
         r.pc = kWaitTmemFull;
-        return step_epilogue(r);
+        return step_epilogue(r, step);
       case kWaitTmemFull:
-        if (!try_wait(tmem_full(c, rank, r.accum.index), r.accum.full_phase())) return false;
+        if (!step.wait(tmem_full(c, rank, r.accum.index), r.accum.full_phase())) return false;
         r.pc = kDrainTmem;
-        return step_epilogue(r);
+        return step_epilogue(r, step);
       case kDrainTmem: {
         const uint32_t slot = r.accum.index;
         const sm100::ClusterTile tile = sm100::cluster_tile_of<Sched>(r.clc.cluster_id, grid_);
         const uint32_t first_warp = r.warp < 0 ? sm100::kFirstEpilogueWarp : static_cast<uint32_t>(r.warp);
         const uint32_t warps = r.warp < 0 ? sm100::kEpilogueWarps : 1;
         for (uint32_t warp = first_warp; warp < first_warp + warps; ++warp) {
-          read(accum_buffer(c, rank, slot), full_accum_tag(tile));
+          step.read(accum_buffer(c, rank, slot), full_accum_tag(tile));
           // The warp's 8 loads cover 32 rows x 256 columns of the pair tile: from the
           // kernel's own maps, held to one contiguous block of C here.
           const sm100::PairTileElement first = sm100::epilogue_element(sm100::cta_in_pair(rank), warp, 0, 0, 0);
@@ -565,13 +564,13 @@ class Sm100ScheduleSimOf : public model::sim::PipelineSim {
                                                  std::to_string(load) + " leaves its 32 x 256 block of C");
           }
           // After its last load the warp frees the slot in the leader's tmem_empty.
-          release_read(accum_buffer(c, rank, slot));
+          step.release(accum_buffer(c, rank, slot));
           const bool skip = config_.mutations.epilogue_missing_tmem_empty_arrive && rank == 1 &&
                             warp == sm100::kFirstEpilogueWarp && r.first_tile;
-          if (!skip) arrive(tmem_empty(c, sm100::leader_of(rank), slot));
-          record_output(c_block_key(g.row, g.col));
+          if (!skip) step.arrive(tmem_empty(c, sm100::leader_of(rank), slot));
+          step.produce(c_block_key(g.row, g.col));
         }
-        mark("drain slot " + std::to_string(slot) + ", store tile " + std::to_string(tile.m) + "," +
+        step.label("drain slot " + std::to_string(slot) + ", store tile " + std::to_string(tile.m) + "," +
              std::to_string(tile.n));
         r.accum.advance();
         r.pc = kReadClc;
@@ -579,15 +578,15 @@ class Sm100ScheduleSimOf : public model::sim::PipelineSim {
       }
       case kReadClc: {
         // Every lane reads; lane 0 releases (one arrival per warp).
-        const bool moved = read_clc(r, r.warp >= 0);
+        const bool moved = read_clc(r, step, r.warp >= 0);
         if (moved && r.warp < 0) {
           // Lockstep: the four warps each read and release.
           const uint32_t s = (r.clc.pipe.index + kClcStages - 1) % kClcStages;
           const uint32_t buf = response_buffer(c, rank, s);
-          for (uint32_t w = 1; w < sm100::kEpilogueWarps; ++w) read(buf, "response " + std::to_string(r.responses_read - 1));
+          for (uint32_t w = 1; w < sm100::kEpilogueWarps; ++w) step.read(buf, "response " + std::to_string(r.responses_read - 1));
           for (uint32_t w = 0; w < sm100::kEpilogueWarps; ++w) {
-            release_read(buf);
-            arrive(clc_empty(c, 0, s));
+            step.release(buf);
+            step.arrive(clc_empty(c, 0, s));
           }
         }
         return moved;

@@ -1,6 +1,8 @@
 #pragma once
 // The Hopper ladder's warp-specialized kernels k06-k09 (kernels/sm90/k06_*.cu ..
-// k09_*.cu) bound to the pipeline-simulation engine. The roles follow the kernels'
+// k09_*.cu) declared on the pipeline API (model/pipeline.hpp): their barriers, stages,
+// staging and schedule buffers, and one program role per producer and consumer
+// warpgroup. The roles follow the kernels'
 // producer and consumer branches action by action and call the shared
 // __host__ __device__ code for every decision: PipelineState (stage, phase,
 // empty_parity), StaticSchedule / DynamicSchedule, order_along_m /
@@ -72,7 +74,7 @@
 #include "common/sm90_pipeline.hpp"
 #include "common/sm90_scheduler.hpp"
 #include "gemmscope/model/error.hpp"
-#include "gemmscope/model/pipeline_sim.hpp"
+#include "gemmscope/model/pipeline.hpp"
 #include "sm90/k06_config.hpp"
 #include "sm90/k07_config.hpp"
 #include "sm90/k08_config.hpp"
@@ -142,7 +144,7 @@ struct Sm90SimConfig {
 };
 
 template <uint32_t Stages>
-class Sm90ScheduleSim : public model::sim::PipelineSim {
+class Sm90ScheduleSim : public model::sim::Pipeline {
   using Pipe = sm90::PipelineState<Stages>;
   using SchedulePipe = sm90::PipelineState<sm90::k08::kScheduleSlots>;
   // k06-k09 share their tile and warpgroups, k07-k09 their staging: k08's values.
@@ -184,19 +186,11 @@ class Sm90ScheduleSim : public model::sim::PipelineSim {
     for (uint32_t m = 0; m < grid_.units_m * cluster_.m; ++m)
       for (uint32_t n = 0; n < grid_.units_n; ++n)
         for (uint32_t row = 0; row < kBM; row += kConsumerRows)
-          for (uint32_t box = 0; box < config.store_boxes; ++box) expect_output(box_key(m * kBM + row, n * kBN, box));
+          for (uint32_t box = 0; box < config.store_boxes; ++box) output(box_key(m * kBM + row, n * kBN, box));
   }
 
-  uint32_t role_count() const override { return static_cast<uint32_t>(roles_.size()); }
-  std::string role_name(uint32_t i) const override {
-    const Role& r = roles_[i];
-    const std::string where =
-        (clusters_ > 1 ? "cl" + std::to_string(r.cluster) + " " : "") + "cta" + std::to_string(r.rank);
-    return where + (r.consumer < 0 ? " producer" : " consumer " + std::to_string(r.consumer));
-  }
-  bool role_done(uint32_t i) const override { return roles_[i].pc == kDone; }
   std::string role_state_key() const override {
-    std::string key;
+    std::string key = Pipeline::role_state_key();
     for (const Role& r : roles_)
       key += std::to_string(r.pc) + "," + std::to_string(r.pipe.stage()) + "," + std::to_string(r.pipe.phase()) + "," +
              std::to_string(r.slots.stage()) + "," + std::to_string(r.slots.phase()) + "," +
@@ -211,10 +205,13 @@ class Sm90ScheduleSim : public model::sim::PipelineSim {
     for (const auto& q : store_keys_) key += std::to_string(q.size()) + ",";
     return key;
   }
-  bool step_role(uint32_t i) override {
+  bool step_program(uint32_t i, model::sim::Step& step) override {
     Role& r = roles_[i];
-    const bool moved = r.consumer < 0 ? step_producer(r) : step_consumer(r);
-    if (moved && r.pc == kDone) exit_ctas(r.cluster);
+    const bool moved = r.consumer < 0 ? step_producer(r, step) : step_consumer(r, step);
+    if (moved && r.pc == kDone) {
+      step.exit();
+      exit_ctas(r.cluster);
+    }
     return moved;
   }
   void fire_custom(const model::sim::AsyncEffect& e) override {
@@ -308,32 +305,32 @@ class Sm90ScheduleSim : public model::sim::PipelineSim {
       const std::string cta = cl + "cta" + std::to_string(r) + " ";
       const uint32_t owner = cta_index(c, r);  // whose shared memory each barrier and buffer is
       for (uint32_t s = 0; s < Stages; ++s) {
-        full_.push_back(add_barrier(cta + "full[" + std::to_string(s) + "]", 1, owner));
-        empty_.push_back(add_barrier(cta + "empty[" + std::to_string(s) + "]",
+        full_.push_back(barrier(cta + "full[" + std::to_string(s) + "]", 1, owner));
+        empty_.push_back(barrier(cta + "empty[" + std::to_string(s) + "]",
                                      readers() * sm90::multicast_peer_count(cluster_), owner));
-        stage_buffers_.push_back(add_buffer(cta + "stage " + std::to_string(s) + " A", readers(), owner));
+        stage_buffers_.push_back(Pipeline::slot(cta + "stage " + std::to_string(s) + " A", readers(), owner));
         for (uint32_t i = 0; i < cluster_.m; ++i)
           stage_buffers_.push_back(
-              add_buffer(cta + "stage " + std::to_string(s) + " B slice " + std::to_string(i), readers(), owner));
+              slot(cta + "stage " + std::to_string(s) + " B slice " + std::to_string(i), readers(), owner));
       }
       for (uint32_t k = 0; k < kConsumers; ++k)
-        turn_.push_back(add_barrier(cta + "consumer " + std::to_string(k) + " turn", 1, owner));
+        turn_.push_back(barrier(cta + "consumer " + std::to_string(k) + " turn", 1, owner));
       for (uint32_t k = 0; k < kConsumers; ++k) {
         for (uint32_t b = 0; b < staging_count(); ++b)
-          staging_buffers_.push_back(add_buffer(
+          staging_buffers_.push_back(Pipeline::slot(
               cta + "consumer " + std::to_string(k) + " staging " + std::to_string(b), 1, owner));
         store_keys_.emplace_back();
       }
       for (uint32_t s = 0; s < 2; ++s) {
-        schedule_full_.push_back(add_barrier(cta + "schedule_full[" + std::to_string(s) + "]", 1, owner));
+        schedule_full_.push_back(barrier(cta + "schedule_full[" + std::to_string(s) + "]", 1, owner));
         schedule_buffers_.push_back(
-            add_buffer(cta + "schedule_tile[" + std::to_string(s) + "]", kConsumers + (r == 0 ? 0 : 1), owner));
+            slot(cta + "schedule_tile[" + std::to_string(s) + "]", kConsumers + (r == 0 ? 0 : 1), owner));
         schedule_value_.push_back(0);
       }
     }
     for (uint32_t s = 0; s < 2; ++s)
       schedule_empty_.push_back(
-          add_barrier(cl + "cta0 schedule_empty[" + std::to_string(s) + "]", schedule_readers, cta_index(c, 0)));
+          barrier(cl + "cta0 schedule_empty[" + std::to_string(s) + "]", schedule_readers, cta_index(c, 0)));
     published_.push_back(0);
     for (uint32_t r = 0; r < cluster_.size(); ++r) {
       for (int k = -1; k < static_cast<int>(kConsumers); ++k) {
@@ -347,6 +344,8 @@ class Sm90ScheduleSim : public model::sim::PipelineSim {
         role.statik = sm90::StaticSchedule::first(c, clusters_);
         role.held_next = config_.store_boxes;  // nothing held
         roles_.push_back(role);
+        add_program_role((clusters_ > 1 ? "cl" + std::to_string(c) + " " : "") + "cta" + std::to_string(r) +
+                         (k < 0 ? " producer" : " consumer " + std::to_string(k)));
       }
     }
   }
@@ -390,7 +389,7 @@ class Sm90ScheduleSim : public model::sim::PipelineSim {
   }
 
   // ---- Producer --------------------------------------------------------------------------------
-  bool step_producer(Role& r) {
+  bool step_producer(Role& r, model::sim::Step& step) {
     const uint32_t c = r.cluster, rank = r.rank;
     switch (r.pc) {
       case kNextTile: {
@@ -398,76 +397,67 @@ class Sm90ScheduleSim : public model::sim::PipelineSim {
           r.started = true;
           r.tile = persistent() ? (dynamic() ? sm90::DynamicSchedule{clusters_}.first(c) : r.statik.linear) : c;
         } else if (!persistent()) {
-          return leave(r);
+          return leave(r, step);
         } else {
           r.tile = r.next;
         }
         if (dynamic()) {
           r.pc = rank == 0 ? kPublish : kReceive;
-          return step_producer(r);
+          return step_producer(r, step);
         }
-        return start_tile(r);
+        return start_tile(r, step);
       }
       case kPublish: {  // rank 0: broadcast this index (or the end) to every CTA of the cluster
         const uint32_t slot = r.slots.stage();
-        if (!try_wait(schedule_empty(c, slot), r.slots.empty_parity())) return false;
+        if (!step.wait(schedule_empty(c, slot), r.slots.empty_parity())) return false;
         for (uint32_t dest = 0; dest < cluster_.size(); ++dest) {
-          begin_write(schedule_buffer(c, dest, slot), "index " + std::to_string(published_[c]));
-          finish_write(schedule_buffer(c, dest, slot));
+          step.begin_write(schedule_buffer(c, dest, slot), "index " + std::to_string(published_[c]));
+          step.finish_write(schedule_buffer(c, dest, slot));
           schedule_value_[cta_index(c, dest) * 2 + slot] = r.tile;
-          arrive(schedule_full(c, dest, slot));
+          step.arrive(schedule_full(c, dest, slot));
         }
         ++published_[c];
         r.slots = r.slots.advance();
-        mark("publish work " + std::to_string(r.tile));
-        return start_tile(r);
+        step.label("publish work " + std::to_string(r.tile));
+        return start_tile(r, step);
       }
       case kReceive:
-        if (!receive(r)) return false;
-        mark("receive work " + std::to_string(r.tile));
-        return start_tile(r);
+        if (!receive(r, step)) return false;
+        step.label("receive work " + std::to_string(r.tile));
+        return start_tile(r, step);
       case kTail: {
         if (r.kb == Stages) {
           r.pc = kDone;
-          mark("exit");
+          step.label("exit");
           return true;
         }
-        if (!try_wait(empty(c, rank, r.pipe.stage()), r.pipe.empty_parity())) return false;
-        mark("tail: empty[" + std::to_string(r.pipe.stage()) + "] released", static_cast<int>(r.pipe.stage()));
+        if (!step.wait(empty(c, rank, r.pipe.stage()), r.pipe.empty_parity())) return false;
+        step.label("tail: empty[" + std::to_string(r.pipe.stage()) + "] released", static_cast<int>(r.pipe.stage()));
         r.pipe = r.pipe.advance();
         ++r.kb;
         return true;
       }
       case kLoadOrWait: {
         const uint32_t st = r.pipe.stage();
-        if (!try_wait(empty(c, rank, st), r.pipe.empty_parity())) return false;
+        if (!step.wait(empty(c, rank, st), r.pipe.empty_parity())) return false;
         const uint32_t write_st = config_.mutations.producer_stage_off_by_one ? (st + 1) % Stages : st;
         const sm90::WorkCoord w = coord_of(r.tile);
         const uint32_t m0 = cta_row0(w, rank), n0 = w.n * kBN;
-        arrive_expect_tx(full(c, rank, st), kStageBytes);
+        step.arrive_expect_tx(full(c, rank, st), kStageBytes);
         // A: this CTA's own rows.
         const std::string a_tag = box_tag('A', r.kb * kBK, m0, kBM);
-        begin_write(stage_buffer(c, rank, write_st, 0), a_tag);
-        post(model::sim::AsyncOp{"TMA " + a_tag,
-                                 "TMA",
-                                 -1,
-                                 static_cast<int>(write_st),
-                                 {{model::sim::AsyncEffect::Kind::finish_write, stage_buffer(c, rank, write_st, 0), 1},
-                                  {model::sim::AsyncEffect::Kind::complete_tx, full(c, rank, st), kBM * kBK * 2}}});
+        step.tma_load(a_tag, {{stage_buffer(c, rank, write_st, 0), full(c, rank, st), kBM * kBK * 2}},
+                      static_cast<int>(write_st), "TMA " + a_tag);
         // B: this CTA's slice, multicast to the CTAs that share the B tile.
         const sm90::TileSlice sb = sm90::slice_b(cluster_, rank, kBN);
         const uint16_t mask_b = sm90::multicast_mask_b(cluster_, rank);
         const std::string b_tag = box_tag('B', r.kb * kBK, n0 + sb.row0, sb.rows);
         const uint32_t part = 1 + sb.row0 / sb.rows;
-        model::sim::AsyncOp op{"TMA " + b_tag + " multicast", "TMA", -1, static_cast<int>(write_st), {}};
-        for (uint32_t dest = 0; dest < cluster_.size(); ++dest) {
-          if (!(mask_b >> dest & 1u)) continue;
-          begin_write(stage_buffer(c, dest, write_st, part), b_tag);
-          op.effects.push_back({model::sim::AsyncEffect::Kind::finish_write, stage_buffer(c, dest, write_st, part), 1});
-          op.effects.push_back({model::sim::AsyncEffect::Kind::complete_tx, full(c, dest, st), sb.rows * kBK * 2});
-        }
-        post(std::move(op));
-        mark("load k-block " + std::to_string(r.kb) + " of work " + std::to_string(r.tile) + " into stage " +
+        std::vector<model::sim::Landing> landings;
+        for (uint32_t dest = 0; dest < cluster_.size(); ++dest)
+          if (mask_b >> dest & 1u) landings.push_back({stage_buffer(c, dest, write_st, part), full(c, dest, st), sb.rows * kBK * 2});
+        step.tma_load(b_tag, landings, static_cast<int>(write_st), "TMA " + b_tag + " multicast");
+        step.label("load k-block " + std::to_string(r.kb) + " of work " + std::to_string(r.tile) + " into stage " +
                  std::to_string(write_st),
              static_cast<int>(st));
         r.pipe = r.pipe.advance();
@@ -483,20 +473,20 @@ class Sm90ScheduleSim : public model::sim::PipelineSim {
   // The producer's end: done, or (producer tail) first one more wait on each ring
   // slot's empty barrier, from where the ring state stands (a slot never filled
   // passes at once).
-  bool leave(Role& r) {
+  bool leave(Role& r, model::sim::Step& step) {
     if (config_.exit != Sm90Exit::producer_tail) {
       r.pc = kDone;
-      mark("exit");
+      step.label("exit");
       return true;
     }
     r.kb = 0;
     r.pc = kTail;
-    mark("no more work: tail");
+    step.label("no more work: tail");
     return true;
   }
   // After the index is known: stop at the end, else (rank 0, dynamic) claim the next.
-  bool start_tile(Role& r) {
-    if (r.tile >= grid_.total()) return leave(r);
+  bool start_tile(Role& r, model::sim::Step& step) {
+    if (r.tile >= grid_.total()) return leave(r, step);
     if (persistent()) {
       if (dynamic()) {
         if (r.rank == 0) r.next = claim();
@@ -510,28 +500,28 @@ class Sm90ScheduleSim : public model::sim::PipelineSim {
   }
   // The dynamic schedule's reader: wait for the next broadcast index, read it, release
   // the slot in rank 0 (one arrival per reading thread).
-  bool receive(Role& r) {
+  bool receive(Role& r, model::sim::Step& step) {
     const uint32_t c = r.cluster, slot = r.slots.stage();
-    if (!try_wait(schedule_full(c, r.rank, slot), r.slots.phase())) return false;
+    if (!step.wait(schedule_full(c, r.rank, slot), r.slots.phase())) return false;
     const uint32_t buf = schedule_buffer(c, r.rank, slot);
-    read(buf, "index " + std::to_string(r.received));
-    release_read(buf);
+    step.read(buf, "index " + std::to_string(r.received));
+    step.release(buf);
     r.tile = schedule_value_[cta_index(c, r.rank) * 2 + slot];
-    arrive(schedule_empty(c, slot), r.consumer < 0 ? 1 : kThreadsPerConsumer);
+    step.arrive(schedule_empty(c, slot), r.consumer < 0 ? 1 : kThreadsPerConsumer);
     r.slots = r.slots.advance();
     ++r.received;
     return true;
   }
 
   // ---- Consumer --------------------------------------------------------------------------------
-  void release(Role& r, uint32_t st) {
+  void release(Role& r, model::sim::Step& step, uint32_t st) {
     // The wgmma that read stage st has completed (wait_group): its reads end here.
-    for (uint32_t part = 0; part < parts(); ++part) release_read(stage_buffer(r.cluster, r.rank, st, part));
+    for (uint32_t part = 0; part < parts(); ++part) step.release(stage_buffer(r.cluster, r.rank, st, part));
     const bool skip = config_.mutations.consumer_missing_release && r.rank == 0 && r.consumer == 1 &&
                       r.pc == kFinalRelease && r.tiles_done == 0;
     const uint16_t peers = sm90::multicast_peers(cluster_, r.rank);
     for (uint32_t dest = 0; dest < cluster_.size(); ++dest)
-      if ((peers >> dest & 1u) && !skip) arrive(empty(r.cluster, dest, st));
+      if ((peers >> dest & 1u) && !skip) step.arrive(empty(r.cluster, dest, st));
   }
   uint32_t stores_in_flight(const Role& r) const {
     return static_cast<uint32_t>(store_keys_[consumer_index(r)].size());
@@ -550,13 +540,13 @@ class Sm90ScheduleSim : public model::sim::PipelineSim {
   }
   // stmatrix of box `box` of the 64 rows from `row` of work tile w into staging buffer
   // `buffer`, then its TMA store, which reads the buffer until it lands.
-  void store_box(Role& r, sm90::WorkCoord w, uint32_t row, uint32_t box, uint32_t buffer) {
+  void store_box(Role& r, model::sim::Step& step, sm90::WorkCoord w, uint32_t row, uint32_t box, uint32_t buffer) {
     const std::string key = box_key(row, w.n * kBN, box);
-    begin_write(staging_buffer(r, buffer), key);
-    finish_write(staging_buffer(r, buffer));
-    read(staging_buffer(r, buffer), key);  // the TMA store reads the staging buffer
+    step.begin_write(staging_buffer(r, buffer), key);
+    step.finish_write(staging_buffer(r, buffer));
+    step.read(staging_buffer(r, buffer), key);  // the TMA store reads the staging buffer
     store_keys_[consumer_index(r)].push_back(key);
-    post(model::sim::AsyncOp{"store " + key,
+    step.post(model::sim::AsyncOp{"store " + key,
                              "TMA store",
                              static_cast<int>(consumer_index(r)),
                              -1,
@@ -565,13 +555,13 @@ class Sm90ScheduleSim : public model::sim::PipelineSim {
   }
   // Deferred epilogue: the held tile's box held_next, once its buffer is free; false
   // (nothing changed) while the wait does not pass.
-  bool store_held_box(Role& r) {
+  bool store_held_box(Role& r, model::sim::Step& step) {
     if (!staging_wait_passes(r)) return false;
     const sm90::WorkCoord w = coord_of(r.held_tile);
     const uint32_t row = cta_row0(w, r.rank) + static_cast<uint32_t>(r.consumer) * kConsumerRows;
     const uint32_t buffer = next_staging(r, r.held_next);
-    store_box(r, w, row, r.held_next, buffer);
-    mark("store held work " + std::to_string(r.held_tile) + " box " + std::to_string(r.held_next) + " from staging " +
+    store_box(r, step, w, row, r.held_next, buffer);
+    step.label("store held work " + std::to_string(r.held_tile) + " box " + std::to_string(r.held_next) + " from staging " +
          std::to_string(buffer));
     ++r.held_next;
     ++r.box_seq;
@@ -579,27 +569,27 @@ class Sm90ScheduleSim : public model::sim::PipelineSim {
   }
   // After the main loop (and any held boxes left): hold the tile when a next unit
   // follows (deferred epilogue), else store it now. `label`: the step's action so far.
-  void finish_main_loop(Role& r, const std::string& label) {
+  void finish_main_loop(Role& r, model::sim::Step& step, const std::string& label) {
     const bool next_follows = dynamic() || r.statik.valid(grid_);
     if (config_.deferred_epilogue && next_follows) {
       r.held_tile = r.tile;
       r.held_next = 0;
       ++r.tiles_done;
       r.pc = kNextTile;
-      mark(label + "; hold work " + std::to_string(r.tile));
+      step.label(label + "; hold work " + std::to_string(r.tile));
       return;
     }
     r.box = 0;
     r.pc = kEpilogue;
   }
 
-  bool step_consumer(Role& r) {
+  bool step_consumer(Role& r, model::sim::Step& step) {
     const uint32_t c = r.cluster, rank = r.rank;
     switch (r.pc) {
       case kNextTile: {
         if (persistent()) {
           if (dynamic()) {
-            if (!receive(r)) return false;
+            if (!receive(r, step)) return false;
           } else {
             r.tile = r.statik.linear;
             static_next(r);
@@ -613,7 +603,7 @@ class Sm90ScheduleSim : public model::sim::PipelineSim {
           r.pc = config_.pingpong && r.turn > 0 && sm90::pingpong_turn(r.turn, me) ? kTakeTurn
                  : holding(r)                                                   ? kFlushHeld
                                                                                 : kDrainStores;
-          mark("no more work");
+          step.label("no more work");
           return true;
         }
         r.kb = 0;
@@ -624,59 +614,59 @@ class Sm90ScheduleSim : public model::sim::PipelineSim {
             ++r.turn;
             if (!config_.mutations.pingpong_no_step_over) r.pipe = r.pipe.advance(config_.k_blocks);
             r.pc = kNextTile;
-            mark("pass work " + std::to_string(r.tile) + " to the other consumer");
+            step.label("pass work " + std::to_string(r.tile) + " to the other consumer");
             return true;
           }
           if (r.turn > 0 && !config_.mutations.pingpong_no_turn) r.pc = kTakeTurn;
           ++r.turn;
         }
-        mark("start work " + std::to_string(r.tile));
+        step.label("start work " + std::to_string(r.tile));
         return true;
       }
       case kTakeTurn: {  // bar.sync on this consumer's turn barrier: before a unit, or the last hand-off
-        if (!try_wait(turn_barrier(r, static_cast<uint32_t>(r.consumer)), r.turns.phase())) return false;
+        if (!step.wait(turn_barrier(r, static_cast<uint32_t>(r.consumer)), r.turns.phase())) return false;
         r.turns = r.turns.advance();
         const bool last = r.tile >= grid_.total();
         r.pc = last ? kDrainStores : kWaitFull;
-        mark(last ? std::string("take the last turn") : "take the turn for work " + std::to_string(r.tile));
+        step.label(last ? std::string("take the last turn") : "take the turn for work " + std::to_string(r.tile));
         return true;
       }
       case kWaitFull: {
         const uint32_t st = r.pipe.stage();
-        if (!try_wait(full(c, rank, st), r.pipe.phase())) return false;
+        if (!step.wait(full(c, rank, st), r.pipe.phase())) return false;
         const sm90::WorkCoord w = coord_of(r.tile);
         for (uint32_t part = 0; part < parts(); ++part)
-          read(stage_buffer(c, rank, st, part), expected_part(rank, w, part, r.kb));
+          step.read(stage_buffer(c, rank, st, part), expected_part(rank, w, part, r.kb));
         // wgmma_wait_group<1>: the previous stage's wgmma is done; hand its stage back.
-        if (r.kb > 0) release(r, r.previous);
-        mark("wgmma k-block " + std::to_string(r.kb) + " from stage " + std::to_string(st), static_cast<int>(st));
+        if (r.kb > 0) release(r, step, r.previous);
+        step.label("wgmma k-block " + std::to_string(r.kb) + " from stage " + std::to_string(st), static_cast<int>(st));
         r.previous = st;
         r.pipe = r.pipe.advance();
         if (++r.kb == config_.k_blocks) {
           r.pc = kFinalRelease;
           // Ping-pong: past this unit's last full barrier, hand the turn to the other (bar.arrive).
-          if (config_.pingpong) arrive(turn_barrier(r, 1u - static_cast<uint32_t>(r.consumer)));
+          if (config_.pingpong) step.arrive(turn_barrier(r, 1u - static_cast<uint32_t>(r.consumer)));
         }
         // Deferred epilogue: one held box behind this k-block's wgmmas.
         if (holding(r)) r.pc = kHeldBox;
         return true;
       }
       case kHeldBox:
-        if (!store_held_box(r)) return false;
+        if (!store_held_box(r, step)) return false;
         r.pc = r.kb == config_.k_blocks ? kFinalRelease : kWaitFull;
         return true;
       case kFinalRelease:
-        release(r, r.previous);  // wgmma_wait_group<0>
-        mark("release stage " + std::to_string(r.previous), static_cast<int>(r.previous));
+        release(r, step, r.previous);  // wgmma_wait_group<0>
+        step.label("release stage " + std::to_string(r.previous), static_cast<int>(r.previous));
         // Deferred epilogue: a unit of fewer k-blocks than boxes leaves held boxes.
         if (holding(r)) r.pc = kFlushHeld;
-        else finish_main_loop(r, "release stage " + std::to_string(r.previous));
+        else finish_main_loop(r, step, "release stage " + std::to_string(r.previous));
         return true;
       case kFlushHeld:
-        if (!store_held_box(r)) return false;
+        if (!store_held_box(r, step)) return false;
         if (!holding(r)) {
           if (r.tile >= grid_.total()) r.pc = kDrainStores;  // no more work
-          else finish_main_loop(r, "store held work " + std::to_string(r.held_tile) + " box " +
+          else finish_main_loop(r, step, "store held work " + std::to_string(r.held_tile) + " box " +
                                        std::to_string(boxes() - 1));
         }
         return true;
@@ -694,11 +684,11 @@ class Sm90ScheduleSim : public model::sim::PipelineSim {
         std::string buffers;
         for (uint32_t box = first_box; box < first_box + count; ++box) {
           const uint32_t buffer = double_buffered_staging() ? next_staging(r, box) : box;
-          store_box(r, w, row, box % boxes(), buffer);
+          store_box(r, step, w, row, box % boxes(), buffer);
           buffers += (buffers.empty() ? "" : ",") + std::to_string(buffer);
           ++r.box_seq;
         }
-        mark("epilogue box " + std::to_string(first_box) + (count > 1 ? "-" + std::to_string(boxes() - 1) : "") +
+        step.label("epilogue box " + std::to_string(first_box) + (count > 1 ? "-" + std::to_string(boxes() - 1) : "") +
              " from staging " + buffers);
         r.box += count;
         if (r.box == boxes() * halves()) {
@@ -711,7 +701,7 @@ class Sm90ScheduleSim : public model::sim::PipelineSim {
       case kDrainStores:
         if (stores_in_flight(r) > 0) return false;  // cp.async.bulk.wait_group.read<0>
         r.pc = kDone;
-        mark("stores drained; exit");
+        step.label("stores drained; exit");
         return true;
     }
     throw model::ModelError("consumer in an unknown state");

@@ -1,0 +1,99 @@
+// The example kernel on the GPU (ctest label "gpu"; without a usable GPU every test
+// reports SKIPPED, never passed):
+//   - the differential harness on its launcher: random shapes against Eigen;
+//   - the deliberately broken variant: the harness fails it and shrinks the failure to
+//     the smallest shape that shows the bug;
+//   - the recording build: the shared-memory addresses its warps used equal the model's
+//     prediction (predicted_trace.cpp), record for record.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+
+#include "gemmscope/testing/differential.hpp"
+#include "gemmscope/testing/gtest.hpp"
+#include "gemmscope/traces/analysis.hpp"
+#include "gemmscope/traces/device_decode.hpp"
+#include "gemmscope/traces/trace.hpp"
+#include "predicted_trace.hpp"
+#include "tile_address.hpp"
+#include "tile_gemm.hpp"
+
+namespace gt = gemmscope::testing;
+namespace gtr = gemmscope::traces;
+
+namespace {
+
+gt::DiffOptions options(const std::string& name) {
+  gt::DiffOptions o;
+  o.name = name;
+  o.m = gt::gen::dimension(300);  // ragged and multi-tile (64 x 64 tiles, K steps of 64)
+  o.n = gt::gen::dimension(300);
+  o.k = gt::gen::dimension(300);
+  return o;
+}
+
+}  // namespace
+
+TEST(YourKernelGpu, MatchesEigenOnRandomShapes) {
+  GEMMSCOPE_REQUIRE_GPU();
+  gt::DiffOptions o = options("tile_gemm");
+  o.max_success = 200;
+  const gt::DiffResult r = gt::differential_test(your_kernel::launch_tile_gemm, o);
+  std::printf("tile_gemm: %s\n", r.summary().c_str());
+  EXPECT_TRUE(r.ok) << r.summary();
+}
+
+TEST(YourKernelGpu, MatchesEigenOnFixedShapes) {
+  GEMMSCOPE_REQUIRE_GPU();
+  uint64_t seed = 1;
+  for (const gt::Shape s : {gt::Shape{1, 1, 1}, gt::Shape{64, 64, 64}, gt::Shape{65, 129, 200}, gt::Shape{13, 14, 15},
+                            gt::Shape{300, 17, 1000}, gt::Shape{512, 512, 512}}) {
+    const gt::CaseOutcome c = gt::run_differential_case(your_kernel::launch_tile_gemm, s, seed++);
+    std::printf("tile_gemm %s\n", c.summary().c_str());
+    EXPECT_TRUE(c.ok) << c.summary();
+  }
+}
+
+// Row 13 of every A tile is staged without the swizzle (tile_address.hpp), so C's row 13
+// is wrong whenever it exists: the smallest failing shape is M = 14 with N = K = 1.
+TEST(YourKernelGpu, BrokenVariantIsCaughtAndShrunk) {
+  GEMMSCOPE_REQUIRE_GPU();
+  gt::DiffOptions o = options("tile_gemm (broken row 13)");
+  o.seed = 1;
+  o.print_report = false;
+  const gt::DiffResult r = gt::differential_test(your_kernel::launch_tile_gemm_broken, o);
+  std::printf("broken: %s\n", r.summary().c_str());
+  ASSERT_FALSE(r.ok);
+  ASSERT_TRUE(r.first_failure);
+  ASSERT_TRUE(r.smallest_failure);
+  EXPECT_FALSE(r.context_lost);
+  EXPECT_GE(r.first_failure->shape.m, int64_t{your_kernel::kBrokenRow} + 1);
+  EXPECT_EQ(r.smallest_failure->shape, (gt::Shape{your_kernel::kBrokenRow + 1, 1, 1}))
+      << gt::to_string(r.smallest_failure->shape);
+  EXPECT_EQ(r.smallest_failure->cmp.first_bad_row, your_kernel::kBrokenRow);
+}
+
+TEST(YourKernelGpu, RecordedTraceIsTheModelsPrediction) {
+  GEMMSCOPE_REQUIRE_GPU();
+  const gt::Shape s{128, 128, 128};  // 4 CTAs, 2 K steps each
+  __nv_bfloat16 *a = nullptr, *b = nullptr, *c = nullptr;
+  ASSERT_EQ(cudaMalloc(&a, s.m * s.k * 2), cudaSuccess);
+  ASSERT_EQ(cudaMalloc(&b, s.n * s.k * 2), cudaSuccess);
+  ASSERT_EQ(cudaMalloc(&c, s.m * s.n * 2), cudaSuccess);
+  cudaMemset(a, 0, s.m * s.k * 2);  // the addresses do not depend on the values
+  cudaMemset(b, 0, s.n * s.k * 2);
+  const auto raw = your_kernel::record_tile_gemm(s, a, b, c, 4096);
+  cudaFree(a), cudaFree(b), cudaFree(c);
+  const gtr::Trace recorded = gtr::write_device_trace("tile_gemm.gpu.trace.jsonl", raw, "tile_gemm",
+                                                      "tile_gemm recorded on the GPU, shape 128x128x128");
+  std::printf("wrote tile_gemm.gpu.trace.jsonl: %zu records, smem_base %llu\n", recorded.records.size(),
+              static_cast<unsigned long long>(recorded.smem_base));
+  EXPECT_EQ(recorded.smem_base % 1024, 0u) << "the tiles must start on a 1024-byte boundary";
+  const gtr::Trace expected = your_kernel::predicted_trace(s, static_cast<uint32_t>(recorded.smem_base));
+  ASSERT_EQ(recorded.records.size(), expected.records.size());
+  const auto diff = gtr::first_difference(recorded, expected);
+  EXPECT_FALSE(diff) << *diff;
+  const gtr::TraceAnalysis analysis = gtr::analyze_trace(recorded);
+  std::printf("%s", gtr::format_analysis(recorded, analysis, false).c_str());
+  EXPECT_EQ(analysis.total.conflicts(), 0);
+}
