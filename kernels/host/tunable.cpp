@@ -130,6 +130,20 @@ void launch(const tune::KernelConfig& c, const GemmShape& s, const GemmOperands&
     if (model::swizzle_span_bytes(mode) == store_cols * 2) store_swizzle = mode;
   const model::TmaBox box_c{64, store_cols, 2, store_swizzle, 0};
   l.map_a = tensor_map(ops.a, s.m, s.k, box_a);
+  l.map_a_tail = l.map_a;
+  if (c.cluster_n == 1 && s.m % c.bm != 0) {
+    // The last row of tiles runs past M: its CTAs load only the rows up to M (rounded
+    // up to whole 8-row swizzle atoms), and CTAs wholly past M none (Problem::a_rows).
+    const int64_t tail_rows = std::min<int64_t>(c.bm, (s.m % c.bm + 7) / 8 * 8);
+    model::TmaBox box_tail = box_a;
+    box_tail.rows = static_cast<uint32_t>(tail_rows);
+    l.map_a_tail = tensor_map(ops.a, s.m, s.k, box_tail);
+    l.prob.a_rows = static_cast<int>(s.m);
+    l.prob.a_tail_rows = static_cast<int>(tail_rows);
+  } else if (c.cluster_n == 1 && s.m < c.bm * c.cluster_m * d.units_m) {
+    // M is a multiple of BM, but a cluster's CTAs along M run past it: those load no A.
+    l.prob.a_rows = static_cast<int>(s.m);
+  }
   l.map_b = tensor_map(ops.b, s.n, s.k, box_b);
   l.map_c = tensor_map(ops.c, s.m, s.n, box_c);
   l.prob.grid = WorkGrid{static_cast<uint32_t>(d.units_m), static_cast<uint32_t>(d.units_n)};

@@ -44,8 +44,8 @@ namespace gemmscope::sm90::k10 {
 
 template <int BM, int BN, int BK, int Stages, int ClusterM, int ClusterN, bool Dynamic, bool PingPong>
 __global__ void __launch_bounds__(128 * (1 + BM / 64), 1)
-    k10_tunable(const __grid_constant__ CUtensorMap map_a, const __grid_constant__ CUtensorMap map_b,
-                const __grid_constant__ CUtensorMap map_c, Problem prob) {
+    k10_tunable(const __grid_constant__ CUtensorMap map_a, const __grid_constant__ CUtensorMap map_a_tail,
+                const __grid_constant__ CUtensorMap map_b, const __grid_constant__ CUtensorMap map_c, Problem prob) {
   using Cfg = Config<BM, BN, BK, Stages, ClusterM, ClusterN, Dynamic, PingPong>;
   using Storage = SharedStorage<BM, BN, BK, Stages>;
   static_assert(sizeof(Storage) + 1024 <= 232448, "227 KiB of shared memory per block");
@@ -97,7 +97,7 @@ __global__ void __launch_bounds__(128 * (1 + BM / 64), 1)
     ptx::setmaxnreg_dec<kProducerRegisters>();
     cuda::ptx::barrier_cluster_wait();
     if (threadIdx.x / 32 == 0 && ptx::elect_one_sync()) {
-      Producer<Cfg, Storage> producer(s, map_a, map_b, schedule, worker, workers);
+      Producer<Cfg, Storage> producer(s, map_a, map_a_tail, map_b, schedule, worker, workers);
       // The loop is instantiated once per B load form, chosen before it: a run-time
       // choice per load cost ~2 us at 128x5376x4096 (docs/experiments.md).
       if (prob.b_evict_first)
@@ -213,7 +213,7 @@ void launch_instance(const Launch& l, uint32_t clusters) {
   auto* kernel = k10_tunable<BM, BN, BK, Stages, ClusterM, ClusterN, Dynamic, PingPong>;
   ClusterLaunch cl = launch_config<BM, BN, BK, Stages, ClusterM * ClusterN>(l.stream);
   cl.config.gridDim = dim3(std::max<uint32_t>(1, clusters) * ClusterM * ClusterN);
-  check_cuda(cl.launch(kernel, l.map_a, l.map_b, l.map_c, l.prob), "k10_tunable launch");
+  check_cuda(cl.launch(kernel, l.map_a, l.map_a_tail, l.map_b, l.map_c, l.prob), "k10_tunable launch");
 }
 
 // The launchers of this part's rows of tune/instances.hpp (row % kParts == Part,

@@ -31,10 +31,18 @@ struct Problem {
   uint32_t* counter = nullptr;  // dynamic schedule's work counter (zeroed before the launch)
   // B's loads carry an L2 evict_first policy (tune::evict_first_b); A's never do.
   bool b_evict_first = false;
+  // A's tiles past M (clusters along N of 1 only; 0: off): a CTA whose rows start at or
+  // past a_rows loads no A; one whose BM rows run past it loads map_a_tail's box of
+  // a_tail_rows rows (M mod BM, rounded up to 8) in place of BM. The rows it leaves
+  // unloaded only feed C rows past M, which the TMA store drops. TMA's fill of a box's
+  // rows past M ran at about half the speed of a load: at 1x8192x5376, 128 x 64 tiles
+  // took 48.7 us against 26.8 us at M = 128 (H200, 2026-12-04; docs/experiments.md).
+  int a_rows = 0;
+  int a_tail_rows = 0;
 };
 
 struct Launch {
-  CUtensorMap map_a, map_b, map_c;
+  CUtensorMap map_a, map_a_tail, map_b, map_c;  // map_a_tail: Problem::a_tail_rows rows
   Problem prob;
   cudaStream_t stream = nullptr;
 };

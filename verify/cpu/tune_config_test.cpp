@@ -454,6 +454,13 @@ TEST(TuneConfig, HeuristicRanksAsTheH200Measured) {
       // 128x5376x4096; 64 x 64, 6 of 128 against 12 of 64: 1.001 vs 0.848 at 128x4096x4096.
       {{128, 5376, 4096}, "64x96x128.s5.wg1.c2x1.static.g0.sk1", "64x96x64.s10.wg1.c2x1.static.g0.sk1"},
       {{128, 4096, 4096}, "64x64x128.s6.wg1.c2x1.static.g0.sk1", "64x64x64.s12.wg1.c2x1.static.g0.sk1"},
+      // The calibration set (bench/results/calibration, 2026-12-04), us: A multicast along N
+      // fills the rows past M: 46.4 (64 x 128 in 2 x 1) vs 67.0 (128 x 256 in 1 x 2).
+      {{5, 6656, 11776}, "64x128x128.s4.wg1.c2x1.static.g0.sk1", "128x256x64.s4.wg2.c1x2.static.g0.sk2"},
+      // Decode: twice the tiles of 128 x 256 stream B faster, 21.3 vs 31.2.
+      {{1, 12800, 2560}, "64x128x64.s8.wg1.c1x1.static.g0.sk1", "128x256x64.s4.wg2.c1x1.static.g0.sk1"},
+      // Whole tiles on 100 SMs against split-K 2 of 128 x 256: 79.5 vs 91.9.
+      {{9, 12800, 11776}, "64x128x64.s8.wg1.c1x1.static.g0.sk1", "128x256x64.s4.wg2.c1x2.static.g0.sk2"},
   };
   for (const Measured& m : pairs) {
     const double fast = modelled_time_us(parse_config(m.faster), m.shape, 132);

@@ -190,6 +190,28 @@ TEST(GemmDiff, K10SplitKLongK) {
       }
 }
 
+// Rows past M: M below one tile, a tail tile of a few rows, and whole CTAs of a
+// cluster past M (the kernel loads A's tail box, or no A, for those; Problem::a_rows),
+// for every instance, with and without split-K.
+TEST(GemmDiff, K10RowsPastM) {
+  REQUIRE_GPU();
+  uint64_t seed = 7700;
+  for (const GemmShape s : {GemmShape{1, 1032, 520}, GemmShape{7, 264, 1024}, GemmShape{64, 520, 264},
+                            GemmShape{65, 1032, 1024}, GemmShape{200, 520, 520}}) {
+    const HostProblem p = HostProblem::random(s, seed++);
+    const auto ref = harness::reference_gemm(p);
+    for (const auto& base : tune::compiled_instances())
+      for (const int splits : {1, 2}) {
+        tune::KernelConfig c = base;
+        c.splits = splits;
+        const auto r = harness::run_case("k10:" + tune::to_string(c), p, ref);
+        ASSERT_TRUE(r.ran) << r.refusal;
+        EXPECT_TRUE(r.cmp.ok) << tune::to_string(c) << " " << s.m << "x" << s.n << "x" << s.k << ": "
+                              << r.cmp.summary();
+      }
+  }
+}
+
 // Several units per CTA: more tiles than the persistent grid has CTAs (132 SMs), for
 // every instance, so each CTA runs two or more units in a row. The deferred epilogue
 // (the alternating-buffer cooperative tiles: 128 x 168, 224, 256) stores a unit's tile

@@ -24,6 +24,7 @@ struct Producer {
   using Pipe = PipelineState<Cfg::kStages>;
   Storage& s;
   const CUtensorMap& map_a;
+  const CUtensorMap& map_a_tail;
   const CUtensorMap& map_b;
   const Schedule<Cfg>& schedule;
   uint32_t rank, worker;
@@ -31,10 +32,12 @@ struct Producer {
   uint16_t mask_a, mask_b;
   DynamicSchedule dyn;
 
-  __device__ __forceinline__ Producer(Storage& s, const CUtensorMap& map_a, const CUtensorMap& map_b,
-                                      const Schedule<Cfg>& schedule, uint32_t worker, uint32_t workers)
+  __device__ __forceinline__ Producer(Storage& s, const CUtensorMap& map_a, const CUtensorMap& map_a_tail,
+                                      const CUtensorMap& map_b, const Schedule<Cfg>& schedule, uint32_t worker,
+                                      uint32_t workers)
       : s(s),
         map_a(map_a),
+        map_a_tail(map_a_tail),
         map_b(map_b),
         schedule(schedule),
         rank(schedule.rank),
@@ -78,21 +81,32 @@ struct Producer {
         if (!have_ahead) break;
         w = ahead;
       }
+      // A's box for this CTA's rows: all BM, the tail box where they run past M, or
+      // none past it (Problem::a_rows).
+      const CUtensorMap* a_map = &map_a;
+      uint32_t stage_bytes = Cfg::kStageBytes;
+      if constexpr (Cfg::kCluster.n == 1) {
+        const int rows_left = schedule.prob.a_rows - w.m0;
+        if (schedule.prob.a_rows > 0 && rows_left < Cfg::kBM) {
+          a_map = rows_left > 0 ? &map_a_tail : nullptr;
+          stage_bytes = Cfg::kStageBytesB + (rows_left > 0 ? schedule.prob.a_tail_rows * Cfg::kBK * 2 : 0);
+        }
+      }
       // Each k-block into the next stage: wait until it is free, expect its bytes, load
       // this CTA's slices of its boxes.
       for (int kb = w.kb_begin; kb < w.kb_end; ++kb, p = p.advance()) {
         const uint32_t st = p.stage();
         mbarrier_wait(&s.empty[st], p.empty_parity());
-        mbarrier_expect_bytes(&s.full[st], Cfg::kStageBytes);
+        mbarrier_expect_bytes(&s.full[st], stage_bytes);
 #pragma unroll
         for (int j = 0; j < Cfg::kLoadBoxes; ++j) {
           // Box j: K elements [kb * BK + j * 64, + 64), at stage_k_offset(rows, j * 64).
           const int k0 = kb * Cfg::kBK + j * kBoxK;
           auto* const a = s.a[st] + stage_k_offset(Cfg::kBM, j * kBoxK) / 2;
           auto* const b = s.b[st] + stage_k_offset(Cfg::kBN, j * kBoxK) / 2;
-          if constexpr (Cfg::kCluster.n == 1)
-            tma_load_2d(a, &map_a, k0, w.m0, &s.full[st]);
-          else
+          if constexpr (Cfg::kCluster.n == 1) {
+            if (a_map) tma_load_2d(a, a_map, k0, w.m0, &s.full[st]);
+          } else
             tma_load_2d_multicast(a + sa.row0 * kBoxK, &map_a, k0, w.m0 + static_cast<int>(sa.row0), &s.full[st],
                                   mask_a);
           if constexpr (Cfg::kCluster.m == 1) {
