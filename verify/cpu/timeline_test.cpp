@@ -1,0 +1,147 @@
+// Hardware timelines (traces/timeline.hpp): decoding the recorder's buffer and the
+// consistency rules. Expected values come from the layout in timeline_record.hpp's
+// comments, written out here.
+#include <gtest/gtest.h>
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "gemmscope/traces/timeline.hpp"
+
+namespace {
+
+using gemmscope::traces::Timeline;
+using gemmscope::traces::TimelineError;
+
+// One event, 8 words: kind | role << 8 | warpgroup << 12 | stage << 16 | barrier << 24,
+// CTA, SM, m0, n0, time low, time high, clock.
+void put(std::vector<uint32_t>& w, uint32_t kind, uint32_t role, uint32_t wg, uint32_t stage, uint32_t barrier,
+         uint32_t cta, uint32_t sm, int32_t m0, int32_t n0, uint64_t ns) {
+  w.insert(w.end(), {kind | role << 8 | wg << 12 | stage << 16 | barrier << 24, cta, sm, static_cast<uint32_t>(m0),
+                     static_cast<uint32_t>(n0), static_cast<uint32_t>(ns), static_cast<uint32_t>(ns >> 32), 7u});
+}
+// Kinds, roles and barriers by their documented codes.
+constexpr uint32_t kWaitBegin = 1, kWaitEnd = 2, kTma = 3, kTileBegin = 6, kTileEnd = 7, kEpiBegin = 8, kEpiEnd = 9;
+constexpr uint32_t kProducer = 0, kMainloop = 1, kEpilogue = 3;
+constexpr uint32_t kFull = 1, kEmpty = 2;
+
+std::string message_of(const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const TimelineError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST(TimelineDecode, FieldsComeBackFromTheirWords) {
+  std::vector<uint32_t> w;
+  put(w, kWaitBegin, kMainloop, 1, 3, kFull, 5, 42, 256, -1, (uint64_t{1} << 33) + 17);
+  const Timeline t = gemmscope::traces::decode_timeline(w, 4);
+  ASSERT_EQ(t.events.size(), 1u);
+  EXPECT_EQ(t.dropped, 3u);  // the counter claimed 4 events, 1 was written
+  const auto& e = t.events[0];
+  EXPECT_EQ(e.kind, kWaitBegin);
+  EXPECT_EQ(e.role, kMainloop);
+  EXPECT_EQ(e.warpgroup, 1u);
+  EXPECT_EQ(e.stage, 3u);
+  EXPECT_EQ(e.barrier, kFull);
+  EXPECT_EQ(e.cta, 5u);
+  EXPECT_EQ(e.sm, 42u);
+  EXPECT_EQ(e.m0, 256);
+  EXPECT_EQ(e.n0, -1);
+  EXPECT_EQ(e.time_ns, (uint64_t{1} << 33) + 17);
+  EXPECT_EQ(e.clock, 7u);
+}
+
+TEST(TimelineDecode, RefusesWhatTheLayoutRules) {
+  std::vector<uint32_t> w;
+  put(w, kTma, kProducer, 0, 0, 0, 0, 0, 0, 0, 10);
+  std::vector<uint32_t> partial(w.begin(), w.begin() + 5);
+  EXPECT_NE(message_of([&] { gemmscope::traces::decode_timeline(partial, 1); }).find("multiple of 8"), std::string::npos);
+  EXPECT_NE(message_of([&] { gemmscope::traces::decode_timeline(w, 0); }).find("at most the 0"), std::string::npos);
+  std::vector<uint32_t> unwritten(8, 0u);
+  EXPECT_NE(message_of([&] { gemmscope::traces::decode_timeline(unwritten, 1); }).find("kind = 0"), std::string::npos);
+  std::vector<uint32_t> bad_kind;
+  put(bad_kind, 12, kProducer, 0, 0, 0, 0, 0, 0, 0, 10);
+  EXPECT_NE(message_of([&] { gemmscope::traces::decode_timeline(bad_kind, 1); }).find("kind = 12"), std::string::npos);
+  std::vector<uint32_t> bad_role;
+  put(bad_role, kTma, 4, 0, 0, 0, 0, 0, 0, 0, 10);
+  EXPECT_NE(message_of([&] { gemmscope::traces::decode_timeline(bad_role, 1); }).find("role = 4"), std::string::npos);
+  std::vector<uint32_t> wait_without_barrier;
+  put(wait_without_barrier, kWaitBegin, kProducer, 0, 0, 0, 0, 0, 0, 0, 10);
+  EXPECT_NE(message_of([&] { gemmscope::traces::decode_timeline(wait_without_barrier, 1); }).find("must name a barrier"),
+            std::string::npos);
+}
+
+// A producer on SM 3 (CTA 0): tile (0,0) from 1000 ns to 5000 ns, a wait on empty
+// 1000-3000, a TMA issue at 3000; consumer 0's tile 2000-6000 with a wait on full
+// 2000-2500; its epilogue 6000-7000.
+std::vector<uint32_t> small_run() {
+  std::vector<uint32_t> w;
+  put(w, kTileBegin, kProducer, 0, 0, 0, 0, 3, 0, 0, 1000);
+  put(w, kWaitBegin, kProducer, 0, 1, kEmpty, 0, 3, 0, 0, 1000);
+  put(w, kTileBegin, kMainloop, 0, 0, 0, 0, 3, 0, 0, 2000);
+  put(w, kWaitBegin, kMainloop, 0, 1, kFull, 0, 3, 0, 0, 2000);
+  put(w, kWaitEnd, kMainloop, 0, 1, kFull, 0, 3, 0, 0, 2500);
+  put(w, kWaitEnd, kProducer, 0, 1, kEmpty, 0, 3, 0, 0, 3000);
+  put(w, kTma, kProducer, 0, 1, 0, 0, 3, 0, 0, 3000);
+  put(w, kTileEnd, kProducer, 0, 0, 0, 0, 3, 0, 0, 5000);
+  put(w, kTileEnd, kMainloop, 0, 0, 0, 0, 3, 0, 0, 6000);
+  put(w, kEpiBegin, kEpilogue, 0, 0, 0, 0, 3, 0, 0, 6000);
+  put(w, kEpiEnd, kEpilogue, 0, 0, 0, 0, 3, 0, 0, 7000);
+  return w;
+}
+
+TEST(TimelineCheck, AConsistentRunHasNoBreach) {
+  const std::vector<uint32_t> w = small_run();
+  const Timeline t = gemmscope::traces::decode_timeline(w, w.size() / 8);
+  EXPECT_TRUE(gemmscope::traces::check_timeline(t).empty());
+}
+
+TEST(TimelineCheck, AWaitWithoutItsEndIsABreach) {
+  std::vector<uint32_t> w;
+  put(w, kTileBegin, kProducer, 0, 0, 0, 0, 3, 0, 0, 1000);
+  put(w, kWaitBegin, kProducer, 0, 1, kEmpty, 0, 3, 0, 0, 1000);
+  put(w, kTileEnd, kProducer, 0, 0, 0, 0, 3, 0, 0, 5000);
+  const auto problems = gemmscope::traces::check_timeline(gemmscope::traces::decode_timeline(w, 3));
+  ASSERT_EQ(problems.size(), 1u);
+  EXPECT_NE(problems[0].find("has no end"), std::string::npos) << problems[0];
+}
+
+TEST(TimelineCheck, AWaitEndOnAnotherBarrierIsABreach) {
+  std::vector<uint32_t> w;
+  put(w, kWaitBegin, kMainloop, 0, 1, kFull, 0, 3, 0, 0, 1000);
+  put(w, kWaitEnd, kMainloop, 0, 1, kEmpty, 0, 3, 0, 0, 1100);
+  EXPECT_EQ(gemmscope::traces::check_timeline(gemmscope::traces::decode_timeline(w, 2)).size(), 1u);
+}
+
+TEST(TimelineCheck, TilesOfTwoCtasOverlappingOnOneSmAreABreachOnTwoSmsNot) {
+  for (const uint32_t second_sm : {3u, 4u}) {
+    std::vector<uint32_t> w;
+    put(w, kTileBegin, kMainloop, 0, 0, 0, 0, 3, 0, 0, 1000);
+    put(w, kTileEnd, kMainloop, 0, 0, 0, 0, 3, 0, 0, 5000);
+    put(w, kTileBegin, kMainloop, 0, 0, 0, 1, second_sm, 128, 0, 4000);
+    put(w, kTileEnd, kMainloop, 0, 0, 0, 1, second_sm, 128, 0, 8000);
+    const auto problems = gemmscope::traces::check_timeline(gemmscope::traces::decode_timeline(w, 4));
+    EXPECT_EQ(problems.size(), second_sm == 3u ? 1u : 0u) << second_sm;
+    if (!problems.empty()) EXPECT_NE(problems[0].find("overlaps"), std::string::npos) << problems[0];
+  }
+}
+
+TEST(TimelineCheck, TimeGoingBackOnATrackIsABreach) {
+  std::vector<uint32_t> w;
+  put(w, kTma, kProducer, 0, 0, 0, 0, 3, 0, 0, 2000);
+  put(w, kTma, kProducer, 0, 1, 0, 0, 3, 0, 0, 1000);
+  EXPECT_EQ(gemmscope::traces::check_timeline(gemmscope::traces::decode_timeline(w, 2)).size(), 1u);
+}
+
+TEST(TimelineCheck, DroppedEventsMakeTheRecordingIncomplete) {
+  const std::vector<uint32_t> w = small_run();
+  const auto problems = gemmscope::traces::check_timeline(gemmscope::traces::decode_timeline(w, w.size() / 8 + 1));
+  ASSERT_EQ(problems.size(), 1u);
+  EXPECT_NE(problems[0].find("incomplete: 1 events were dropped"), std::string::npos);
+}
+
+}  // namespace
