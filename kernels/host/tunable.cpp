@@ -116,6 +116,13 @@ std::string can_implement(const tune::KernelConfig& c, const GemmShape& shape, c
 void launch(const tune::KernelConfig& c, const GemmShape& s, const GemmOperands& ops, cudaStream_t stream) {
   const int row = tune::instance_index(c);
   if (row < 0) throw GemmError("configuration " + tune::to_string(c) + " is not a compiled instance");
+  launch_with(instance(row), c, s, ops, stream);
+}
+
+void launch_with(const InstanceFns& fns, const tune::KernelConfig& c, const GemmShape& s, const GemmOperands& ops,
+                 cudaStream_t stream) {
+  if (fns.launch == nullptr || fns.resident_clusters == nullptr)
+    throw GemmError("configuration " + tune::to_string(c) + " has no instance to launch");
   const tune::Decomposition d = tune::decompose(c, to_tune(s));
   Launch l{};
   const model::TmaBox box_a{static_cast<uint32_t>(c.bm / c.cluster_n), 64, 2, model::SwizzleMode::B128, 0};
@@ -154,7 +161,6 @@ void launch(const tune::KernelConfig& c, const GemmShape& s, const GemmOperands&
   check_cuda(cudaGetDevice(&device), "k10 device");
   l.prob.b_evict_first = tune::evict_first_b(c, to_tune(s), l2_bytes(device));
   l.stream = stream;
-  const InstanceFns fns = instance(row);
   const int resident = fns.resident_clusters(device, sm_count(device));
   const tune::SplitPlan plan = tune::split_plan(c, to_tune(s), resident);
   l.prob.dp_tiles = static_cast<uint32_t>(plan.dp_tiles);

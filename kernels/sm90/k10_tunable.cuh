@@ -31,6 +31,7 @@
 #include "common/ptx_sm90.cuh"
 #include "common/sm90_cluster.cuh"
 #include "common/sm90_device.cuh"
+#include "gemmscope/traces/timeline.cuh"
 #include "sm90/k10/epilogue.cuh"
 #include "sm90/k10/fixup.cuh"
 #include "sm90/k10/mainloop.cuh"
@@ -41,6 +42,9 @@
 #include "sm90/k10_tunable.hpp"
 
 namespace gemmscope::sm90::k10 {
+// A recording build (GEMMSCOPE_TIMELINE) puts the kernel and its launchers in an inline
+// namespace of their own: the plain instance of the same arguments stays a kernel apart.
+GEMMSCOPE_TIMELINE_NAMESPACE_BEGIN
 
 template <int BM, int BN, int BK, int Stages, int ClusterM, int ClusterN, bool Dynamic, bool PingPong>
 __global__ void __launch_bounds__(128 * (1 + BM / 64), 1)
@@ -254,4 +258,5 @@ InstanceFns part_instance(int row) {
   return pick<Part>(row, std::make_integer_sequence<int, kRowCount>{});
 }
 
+GEMMSCOPE_TIMELINE_NAMESPACE_END
 }  // namespace gemmscope::sm90::k10

@@ -8,6 +8,7 @@
 
 #include "common/sm90_scheduler.hpp"
 #include "gemmscope/gemm.hpp"
+#include "tune/config.hpp"
 #include "tune/instances.hpp"
 
 namespace gemmscope::sm90::k10 {
@@ -59,5 +60,11 @@ inline constexpr int kParts = 3;  // k10_tunable_p0.cu .. p2.cu
 InstanceFns part0_instance(int row);
 InstanceFns part1_instance(int row);
 InstanceFns part2_instance(int row);
+
+// The host half of a launch (tensor maps, split-K plan, scratch, grid) for configuration
+// c, run on the instance `fns` of c's template arguments: the library's own (launch in
+// ladder.hpp), or the timeline recording build's (k10_timeline.hpp).
+void launch_with(const InstanceFns& fns, const tune::KernelConfig& c, const GemmShape& shape, const GemmOperands& ops,
+                 cudaStream_t stream);
 
 }  // namespace gemmscope::sm90::k10

@@ -29,10 +29,13 @@
 #include "common/ptx_sm90.cuh"
 #include "common/sm90_address.hpp"
 #include "common/sm90_cluster.cuh"
+#include "gemmscope/traces/timeline.cuh"
 #include "sm90/k10/schedule.cuh"
 #include "sm90/k10_config.hpp"
 
 namespace gemmscope::sm90::k10 {
+
+namespace tl = gemmscope::traces::timeline_record;
 
 template <class Cfg, class Storage>
 struct Epilogue {
@@ -94,12 +97,17 @@ struct Epilogue {
   }
 
   // Deferred: unit w's tile, packed to bf16, held for the next unit's k-blocks to store.
+  // Its timeline events (detail level) span the packing only: the boxes' stores
+  // (store_held_box) run inside the next unit's main loop, with its accumulators and the
+  // held tile live, where any event made 128 x 256 spill; they record nothing.
   __device__ __forceinline__ void hold(const float (&acc)[kHalves][kAccumulators], const Unit& w) {
+    GEMMSCOPE_TIMELINE_DETAIL_EVENT(t == 0, tl::kKindEpilogueBegin, tl::kRoleEpilogue, consumer, 0, tl::kBarrierNone, w.m0 + row_base, w.n0);
 #pragma unroll
     for (int i = 0; i < Cfg::kBN / 4; ++i) held[i] = pack_bf16x2(acc[0][2 * i], acc[0][2 * i + 1]);
     held_m0 = w.m0 + row_base;
     held_n0 = w.n0;
     held_next = 0;
+    GEMMSCOPE_TIMELINE_DETAIL_EVENT(t == 0, tl::kKindEpilogueEnd, tl::kRoleEpilogue, consumer, 0, tl::kBarrierNone, held_m0, held_n0);
   }
   // Deferred: the held tile's box held_next: wait for its buffer, stage, fence, store.
   __device__ __forceinline__ void store_held_box() {
@@ -132,8 +140,11 @@ struct Epilogue {
   // whole tile, then one fence, one barrier and one bulk group for all boxes.
   __device__ __forceinline__ void store_batched(const float (&acc)[kHalves][kAccumulators], const Unit& w) {
     static_assert(kHalves == 1, "batched: one 64-row tile per warpgroup");
+    GEMMSCOPE_TIMELINE_EVENT(t == 0, tl::kKindEpilogueBegin, tl::kRoleEpilogue, consumer, 0, tl::kBarrierNone, w.m0 + row_base, w.n0);
+    GEMMSCOPE_TIMELINE_DETAIL_EVENT(t == 0, tl::kKindWaitBegin, tl::kRoleEpilogue, consumer, 0, tl::kBarrierStaging, w.m0 + row_base, w.n0);
     if (warp == 0) cuda::ptx::cp_async_bulk_wait_group_read(cuda::ptx::n32_t<0>{});
     named_barrier_sync(1 + consumer, 128);
+    GEMMSCOPE_TIMELINE_DETAIL_EVENT(t == 0, tl::kKindWaitEnd, tl::kRoleEpilogue, consumer, 0, tl::kBarrierStaging, w.m0 + row_base, w.n0);
 #pragma unroll
     for (int box = 0; box < kBoxes; ++box)
       stage_box([&](int i) { return pack_bf16x2(acc[0][i], acc[0][i + 1]); }, box, ptx::smem_u32(s.c[consumer][box]));
@@ -143,12 +154,15 @@ struct Epilogue {
 #pragma unroll
       for (int box = 0; box < kBoxes; ++box) store_box(w.m0 + row_base, w.n0, box, box);
       cuda::ptx::cp_async_bulk_commit_group();
+      GEMMSCOPE_TIMELINE_DETAIL_EVENT(true, tl::kKindStoreIssue, tl::kRoleEpilogue, consumer, 0, tl::kBarrierNone, w.m0 + row_base, w.n0);
     }
+    GEMMSCOPE_TIMELINE_EVENT(t == 0, tl::kKindEpilogueEnd, tl::kRoleEpilogue, consumer, 0, tl::kBarrierNone, w.m0 + row_base, w.n0);
   }
 
   // Alternating buffers: each box waits until the store kStagingBuffers boxes back
   // has read its buffer.
   __device__ __forceinline__ void store_alternating(const float (&acc)[kHalves][kAccumulators], const Unit& w) {
+    GEMMSCOPE_TIMELINE_EVENT(t == 0, tl::kKindEpilogueBegin, tl::kRoleEpilogue, consumer, 0, tl::kBarrierNone, w.m0 + row_base, w.n0);
 #pragma unroll
     for (int h = 0; h < kHalves; ++h) {
 #pragma unroll
@@ -156,8 +170,10 @@ struct Epilogue {
         const uint32_t buffer = box_seq % kStagingBuffers;
         // Warp 0 whole (lanes 1-31 have no bulk groups: no wait), so the warp
         // reaches the bar.sync converged.
+        GEMMSCOPE_TIMELINE_DETAIL_EVENT(t == 0, tl::kKindWaitBegin, tl::kRoleEpilogue, consumer, buffer, tl::kBarrierStaging, w.m0 + row_base, w.n0);
         if (warp == 0) cuda::ptx::cp_async_bulk_wait_group_read(cuda::ptx::n32_t<kStagingBuffers - 1>{});
         named_barrier_sync(1 + consumer, 128);
+        GEMMSCOPE_TIMELINE_DETAIL_EVENT(t == 0, tl::kKindWaitEnd, tl::kRoleEpilogue, consumer, buffer, tl::kBarrierStaging, w.m0 + row_base, w.n0);
         stage_box([&](int i) { return pack_bf16x2(acc[h][i], acc[h][i + 1]); }, box,
                   ptx::smem_u32(s.c[consumer][buffer]));
         cuda::ptx::fence_proxy_async(cuda::ptx::space_shared);
@@ -165,14 +181,17 @@ struct Epilogue {
         if (t == 0) {
           store_box(w.m0 + row_base + h * 64, w.n0, box, buffer);
           cuda::ptx::cp_async_bulk_commit_group();
+          GEMMSCOPE_TIMELINE_DETAIL_EVENT(true, tl::kKindStoreIssue, tl::kRoleEpilogue, consumer, buffer, tl::kBarrierNone, w.m0 + row_base, w.n0);
         }
       }
     }
+    GEMMSCOPE_TIMELINE_EVENT(t == 0, tl::kKindEpilogueEnd, tl::kRoleEpilogue, consumer, 0, tl::kBarrierNone, w.m0 + row_base, w.n0);
   }
 
   // Before the warpgroup leaves: its stores have read their staging buffers.
   __device__ __forceinline__ void drain() {
     if (t == 0) cuda::ptx::cp_async_bulk_wait_group_read(cuda::ptx::n32_t<0>{});
+    GEMMSCOPE_TIMELINE_DETAIL_EVENT(t == 0, tl::kKindStoreComplete, tl::kRoleEpilogue, consumer, 0, tl::kBarrierNone, -1, -1);
   }
 };
 

@@ -20,10 +20,13 @@
 #include "common/sm90_cluster.cuh"
 #include "common/sm90_device.cuh"
 #include "common/sm90_pipeline.hpp"
+#include "gemmscope/traces/timeline.cuh"
 #include "sm90/k10/schedule.cuh"
 #include "sm90/k10_config.hpp"
 
 namespace gemmscope::sm90::k10 {
+
+namespace tl = gemmscope::traces::timeline_record;
 
 template <class Cfg, class Storage>
 struct Mainloop {
@@ -96,10 +99,16 @@ struct Mainloop {
       for (int i = 0; i < kAccumulators; ++i) acc[h][i] = 0.f;
     bool ready = false;  // the previous step's early test found this stage filled
     uint32_t previous = 0;
+    GEMMSCOPE_TIMELINE_EVENT(t == 0, tl::kKindTileBegin, tl::kRoleMainloop, consumer, 0, tl::kBarrierNone, w.m0, w.n0);
     for (int kb = w.kb_begin; kb < w.kb_end; ++kb) {
       const uint32_t st = p.stage();
-      if (!ready) mbarrier_wait(&s.full[st], p.phase());
+      if (!ready) {
+        GEMMSCOPE_TIMELINE_EVENT(t == 0, tl::kKindWaitBegin, tl::kRoleMainloop, consumer, st, tl::kBarrierFull, w.m0, w.n0);
+        mbarrier_wait(&s.full[st], p.phase());
+        GEMMSCOPE_TIMELINE_EVENT(t == 0, tl::kKindWaitEnd, tl::kRoleMainloop, consumer, st, tl::kBarrierFull, w.m0, w.n0);
+      }
       const uint64_t a = desc_advance(desc_a, st * Cfg::kStageBytesA), b = desc_advance(desc_b, st * Cfg::kStageBytesB);
+      GEMMSCOPE_TIMELINE_DETAIL_EVENT(t == 0, tl::kKindWgmmaIssue, tl::kRoleMainloop, consumer, st, tl::kBarrierNone, w.m0, w.n0);
       ptx::wgmma_fence();
 #pragma unroll
       for (int kk = 0; kk < Cfg::kBK; kk += kWgmmaK)
@@ -108,6 +117,7 @@ struct Mainloop {
           ptx::WgmmaBf16F32<Cfg::kBN>::mma(acc[h], desc_advance(a, stage_k_offset(Cfg::kBM, kk) + h * Cfg::kHalfBytesA),
                                            desc_advance(b, stage_k_offset(Cfg::kBN, kk)), 1);
       ptx::wgmma_commit_group();
+      GEMMSCOPE_TIMELINE_DETAIL_EVENT(t == 0, tl::kKindWgmmaCommit, tl::kRoleMainloop, consumer, st, tl::kBarrierNone, w.m0, w.n0);
       after_issue();
       // Test the next stage's barrier while this step's wgmmas run, so the next step
       // starts without a wait when its data is already there (CUTLASS's
@@ -118,7 +128,9 @@ struct Mainloop {
         p = p.advance();
         ready = kb + 1 < w.kb_end && mbarrier_test(&s.full[p.stage()], p.phase());
       }
+      GEMMSCOPE_TIMELINE_DETAIL_EVENT(t == 0, tl::kKindWaitBegin, tl::kRoleMainloop, consumer, st, tl::kBarrierWgmma, w.m0, w.n0);
       ptx::wgmma_wait_group<1>();
+      GEMMSCOPE_TIMELINE_DETAIL_EVENT(t == 0, tl::kKindWaitEnd, tl::kRoleMainloop, consumer, st, tl::kBarrierWgmma, w.m0, w.n0);
       if (kb > w.kb_begin) release(previous);
       previous = st;
       if constexpr (!Cfg::kPingPong) {
@@ -131,8 +143,11 @@ struct Mainloop {
       __syncwarp();
       named_barrier_arrive(kTurnBarrier + (1 - consumer), 256);
     }
+    GEMMSCOPE_TIMELINE_DETAIL_EVENT(t == 0, tl::kKindWaitBegin, tl::kRoleMainloop, consumer, previous, tl::kBarrierWgmma, w.m0, w.n0);
     ptx::wgmma_wait_group<0>();
+    GEMMSCOPE_TIMELINE_DETAIL_EVENT(t == 0, tl::kKindWaitEnd, tl::kRoleMainloop, consumer, previous, tl::kBarrierWgmma, w.m0, w.n0);
     release(previous);
+    GEMMSCOPE_TIMELINE_EVENT(t == 0, tl::kKindTileEnd, tl::kRoleMainloop, consumer, 0, tl::kBarrierNone, w.m0, w.n0);
   }
 };
 

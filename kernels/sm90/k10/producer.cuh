@@ -14,10 +14,13 @@
 #include "common/sm90_device.cuh"
 #include "common/sm90_pipeline.hpp"
 #include "common/sm90_scheduler.hpp"
+#include "gemmscope/traces/timeline.cuh"
 #include "sm90/k10/schedule.cuh"
 #include "sm90/k10_config.hpp"
 
 namespace gemmscope::sm90::k10 {
+
+namespace tl = gemmscope::traces::timeline_record;
 
 template <class Cfg, class Storage>
 struct Producer {
@@ -94,9 +97,12 @@ struct Producer {
       }
       // Each k-block into the next stage: wait until it is free, expect its bytes, load
       // this CTA's slices of its boxes.
+      GEMMSCOPE_TIMELINE_EVENT(true, tl::kKindTileBegin, tl::kRoleProducer, 0, 0, tl::kBarrierNone, w.m0, w.n0);
       for (int kb = w.kb_begin; kb < w.kb_end; ++kb, p = p.advance()) {
         const uint32_t st = p.stage();
+        GEMMSCOPE_TIMELINE_EVENT(true, tl::kKindWaitBegin, tl::kRoleProducer, 0, st, tl::kBarrierEmpty, w.m0, w.n0);
         mbarrier_wait(&s.empty[st], p.empty_parity());
+        GEMMSCOPE_TIMELINE_EVENT(true, tl::kKindWaitEnd, tl::kRoleProducer, 0, st, tl::kBarrierEmpty, w.m0, w.n0);
         mbarrier_expect_bytes(&s.full[st], stage_bytes);
 #pragma unroll
         for (int j = 0; j < Cfg::kLoadBoxes; ++j) {
@@ -130,7 +136,9 @@ struct Producer {
               tma_load_2d_multicast(b_slice, &map_b, k0, b_row, &s.full[st], mask_b);
           }
         }
+        GEMMSCOPE_TIMELINE_EVENT(true, tl::kKindTmaIssue, tl::kRoleProducer, 0, st, tl::kBarrierNone, w.m0, w.n0);
       }
+      GEMMSCOPE_TIMELINE_EVENT(true, tl::kKindTileEnd, tl::kRoleProducer, 0, 0, tl::kBarrierNone, w.m0, w.n0);
       if constexpr (!Cfg::kDynamic) have_ahead = schedule.walk_next(walk, ahead);
     }
     // Static schedule: the CTA may leave once the last fill of every ring slot has

@@ -1,0 +1,33 @@
+#pragma once
+// k10 with the timeline recorder compiled in (gemmscope/traces/timeline.cuh,
+// docs/timelines.md): a few instances of k10_tunable built with GEMMSCOPE_TIMELINE in a
+// library of their own (gemmscope_kernels_timeline), so the library's instances stay
+// as they are. `gemmscope timeline record` runs them.
+#include <cuda_runtime.h>
+
+#include <cstdint>
+#include <vector>
+
+#include "gemmscope/gemm.hpp"
+#include "gemmscope/traces/timeline_record.hpp"
+#include "tune/config.hpp"
+
+namespace gemmscope::sm90::k10 {
+
+// The configurations (group 0, split 1) whose instance is compiled with the recorder.
+const std::vector<tune::KernelConfig>& timeline_instances();
+// Whether c's template arguments are one of them (group and split-K are run-time).
+bool has_timeline_instance(const tune::KernelConfig& c);
+
+// One run of c on `shape` with recording on into a buffer of `capacity_events` events.
+// Throws GemmError when c has no recording instance, std::runtime_error on a CUDA error.
+traces::timeline_record::RecordedTimeline record_timeline(const tune::KernelConfig& c, const GemmShape& shape,
+                                                          const GemmOperands& ops, uint32_t capacity_events,
+                                                          cudaStream_t stream = nullptr);
+
+// The recording instance run with no buffer attached (each event tests one pointer and
+// writes nothing), for timing it against the library's instance.
+void launch_timeline_detached(const tune::KernelConfig& c, const GemmShape& shape, const GemmOperands& ops,
+                              cudaStream_t stream = nullptr);
+
+}  // namespace gemmscope::sm90::k10

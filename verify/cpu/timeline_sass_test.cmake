@@ -1,0 +1,106 @@
+# The timeline recorder costs nothing compiled out: a k10 instance built from the
+# instrumented sources (GEMMSCOPE_TIMELINE not defined) has the same SASS as one built
+# from a copy of the sources with every line that names the recorder removed (the
+# macro calls, the header's include, the namespace alias and markers). A third build,
+# with GEMMSCOPE_TIMELINE defined, must differ: the comparison can see a change.
+#   cmake -DSOURCE=<repo> -DWORK=<dir> -DNVCC=<nvcc> -DREADELF=<readelf> [-DCUOBJDUMP=<cuobjdump>]
+#         -DGENERATED=<build>/generated -P timeline_sass_test.cmake
+foreach(v SOURCE WORK NVCC READELF GENERATED)
+  if(NOT DEFINED ${v})
+    message(FATAL_ERROR "timeline_sass_test: -D${v}= is required")
+  endif()
+endforeach()
+file(REMOVE_RECURSE ${WORK})
+file(MAKE_DIRECTORY ${WORK}/stripped)
+
+# The instrumented parts must hold recorder calls, else the test proves nothing.
+foreach(part producer mainloop epilogue)
+  file(STRINGS ${SOURCE}/kernels/sm90/k10/${part}.cuh calls REGEX "GEMMSCOPE_TIMELINE_EVENT\\(")
+  list(LENGTH calls n)
+  if(n EQUAL 0)
+    message(FATAL_ERROR "timeline_sass_test: kernels/sm90/k10/${part}.cuh has no GEMMSCOPE_TIMELINE_EVENT call")
+  endif()
+endforeach()
+
+# The stripped copy: kernels/ with every line naming GEMMSCOPE_TIMELINE or "timeline" removed.
+file(COPY ${SOURCE}/kernels DESTINATION ${WORK}/stripped)
+file(GLOB_RECURSE sources ${WORK}/stripped/kernels/*.cuh ${WORK}/stripped/kernels/*.hpp ${WORK}/stripped/kernels/*.cu)
+set(removed 0)
+foreach(f ${sources})
+  file(STRINGS ${f} hits REGEX "timeline|GEMMSCOPE_TIMELINE")
+  list(LENGTH hits n)
+  if(n GREATER 0)
+    math(EXPR removed "${removed} + ${n}")
+    # sed, not a CMake list: a CMake list would split lines at ';' and join them at '['.
+    execute_process(COMMAND sed -i -E "/timeline|GEMMSCOPE_TIMELINE/d" ${f} RESULT_VARIABLE rc)
+    if(NOT rc EQUAL 0)
+      message(FATAL_ERROR "timeline_sass_test: sed failed on ${f}")
+    endif()
+  endif()
+endforeach()
+if(removed EQUAL 0)
+  message(FATAL_ERROR "timeline_sass_test: no timeline line found to remove")
+endif()
+message(STATUS "removed ${removed} timeline lines from the stripped copy")
+
+function(build tree defines out)
+  execute_process(
+    COMMAND ${NVCC} -std=c++20 -gencode=arch=compute_90a,code=sm_90a --expt-relaxed-constexpr -cubin ${defines}
+            -I${tree} -I${tree}/include -I${SOURCE}/model/include -I${SOURCE}/traces/include -I${GENERATED}
+            ${SOURCE}/verify/cpu/timeline_sass_instance.cu -o ${WORK}/${out}.cubin
+    RESULT_VARIABLE rc ERROR_VARIABLE err OUTPUT_VARIABLE log)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "timeline_sass_test: nvcc failed for ${out}:\n${err}")
+  endif()
+  # The kernel's machine code and its attributes: the bytes of each .text.<kernel> and
+  # .nv.info.<kernel> section (readelf works on any ELF, the cubin's too), without the
+  # section names. With cuobjdump at hand, its SASS text as well, without addresses.
+  execute_process(COMMAND ${READELF} -S -W ${WORK}/${out}.cubin OUTPUT_VARIABLE sections ERROR_QUIET RESULT_VARIABLE rc)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "timeline_sass_test: readelf could not read ${WORK}/${out}.cubin")
+  endif()
+  string(REGEX MATCHALL "\\.(text|nv\\.info)\\.[^ \n]+" names "${sections}")
+  list(FILTER names INCLUDE REGEX "k10_tunable")
+  list(LENGTH names n)
+  if(n LESS 2)
+    message(FATAL_ERROR "timeline_sass_test: ${out}: no k10_tunable code section in the cubin: not the kernel")
+  endif()
+  set(code "")
+  foreach(name ${names})
+    execute_process(COMMAND ${READELF} -x ${name} ${WORK}/${out}.cubin OUTPUT_VARIABLE hex ERROR_QUIET)
+    # The hex words only: the ASCII column may hold ; or [, which a CMake list splits or joins at.
+    string(REGEX MATCHALL "  0x[0-9a-f]+( [0-9a-f]+)+" rows "${hex}")
+    string(REGEX REPLACE "ZN9gemmscope[^ ]*" "<kernel>" kind "${name}")
+    string(APPEND code "${kind}\n")
+    foreach(row ${rows})
+      string(APPEND code "${row}\n")
+    endforeach()
+  endforeach()
+  if(CUOBJDUMP)
+    execute_process(COMMAND ${CUOBJDUMP} -sass ${WORK}/${out}.cubin RESULT_VARIABLE rc OUTPUT_VARIABLE sass ERROR_VARIABLE err)
+    if(NOT rc EQUAL 0)
+      message(FATAL_ERROR "timeline_sass_test: cuobjdump failed for ${out}:\n${err}")
+    endif()
+    string(REGEX REPLACE "/\\*[0-9a-f][0-9a-f][0-9a-f][0-9a-f]\\*/" "" sass "${sass}")
+    string(REGEX REPLACE "[^\n]*(\\.cubin|Function :)[^\n]*\n" "" sass "${sass}")
+    string(APPEND code "${sass}")
+  endif()
+  file(WRITE ${WORK}/${out}.code "${code}")
+endfunction()
+
+# The instance's source includes "sm90/k10_tunable.cuh" through -I<tree> only: the
+# quoted include searches the instance's own folder (verify/cpu) first, which has none.
+build(${SOURCE}/kernels "" off)
+build(${WORK}/stripped/kernels "" stripped)
+build(${SOURCE}/kernels "-DGEMMSCOPE_TIMELINE" on)
+file(READ ${WORK}/off.code off)
+file(READ ${WORK}/stripped.code stripped)
+file(READ ${WORK}/on.code on)
+if(NOT off STREQUAL stripped)
+  message(FATAL_ERROR "timeline_sass_test: the SASS with the recorder compiled out differs from the build without "
+                      "it: diff ${WORK}/off.code ${WORK}/stripped.code")
+endif()
+if(off STREQUAL on)
+  message(FATAL_ERROR "timeline_sass_test: the recording build's SASS equals the plain one: the comparison sees nothing")
+endif()
+message(STATUS "timeline_sass_test: compiled-out SASS identical to the build without the recorder; recording build differs")
