@@ -1,0 +1,200 @@
+// The Chrome trace event format (traces/chrome_trace.hpp): written from a recorded
+// timeline and from a simulated run, validated against the format's rules, summarised
+// per role. Expected values come from the format's rules and timeline_record.hpp's
+// layout, written out here.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "gemmscope/model/pipeline.hpp"
+#include "gemmscope/model/pipeline_sim.hpp"
+#include "gemmscope/traces/chrome_trace.hpp"
+
+namespace {
+
+using gemmscope::traces::Timeline;
+using gemmscope::traces::TimelineError;
+using nlohmann::json;
+
+// One event, 8 words: kind | role << 8 | warpgroup << 12 | stage << 16 | barrier << 24,
+// CTA, SM, m0, n0, time low, time high, clock.
+void put(std::vector<uint32_t>& w, uint32_t kind, uint32_t role, uint32_t wg, uint32_t stage, uint32_t barrier,
+         uint32_t cta, uint32_t sm, int32_t m0, int32_t n0, uint64_t ns) {
+  w.insert(w.end(), {kind | role << 8 | wg << 12 | stage << 16 | barrier << 24, cta, sm, static_cast<uint32_t>(m0),
+                     static_cast<uint32_t>(n0), static_cast<uint32_t>(ns), static_cast<uint32_t>(ns >> 32), 7u});
+}
+// Kinds, roles and barriers by their documented codes.
+constexpr uint32_t kWaitBegin = 1, kWaitEnd = 2, kTma = 3, kTileBegin = 6, kTileEnd = 7, kEpiBegin = 8, kEpiEnd = 9;
+constexpr uint32_t kProducer = 0, kMainloop = 1, kEpilogue = 3;
+constexpr uint32_t kFull = 1, kEmpty = 2;
+
+std::string message_of(const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const TimelineError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+// A producer on SM 3 (CTA 0): tile (0,0) from 1000 ns to 5000 ns, a wait on empty
+// 1000-3000, a TMA issue at 3000; consumer 0's tile 2000-6000 with a wait on full
+// 2000-2500; its epilogue 6000-7000.
+std::vector<uint32_t> small_run() {
+  std::vector<uint32_t> w;
+  put(w, kTileBegin, kProducer, 0, 0, 0, 0, 3, 0, 0, 1000);
+  put(w, kWaitBegin, kProducer, 0, 1, kEmpty, 0, 3, 0, 0, 1000);
+  put(w, kTileBegin, kMainloop, 0, 0, 0, 0, 3, 0, 0, 2000);
+  put(w, kWaitBegin, kMainloop, 0, 1, kFull, 0, 3, 0, 0, 2000);
+  put(w, kWaitEnd, kMainloop, 0, 1, kFull, 0, 3, 0, 0, 2500);
+  put(w, kWaitEnd, kProducer, 0, 1, kEmpty, 0, 3, 0, 0, 3000);
+  put(w, kTma, kProducer, 0, 1, 0, 0, 3, 0, 0, 3000);
+  put(w, kTileEnd, kProducer, 0, 0, 0, 0, 3, 0, 0, 5000);
+  put(w, kTileEnd, kMainloop, 0, 0, 0, 0, 3, 0, 0, 6000);
+  put(w, kEpiBegin, kEpilogue, 0, 0, 0, 0, 3, 0, 0, 6000);
+  put(w, kEpiEnd, kEpilogue, 0, 0, 0, 0, 3, 0, 0, 7000);
+  return w;
+}
+
+const json* find_event(const json& trace, const std::string& name) {
+  for (const json& e : trace["traceEvents"])
+    if (e.value("name", std::string()) == name) return &e;
+  return nullptr;
+}
+
+TEST(TimelineChrome, RecordedEventsBecomeDurationAndInstantEvents) {
+  const std::vector<uint32_t> w = small_run();
+  const json trace = gemmscope::traces::timeline_to_chrome(gemmscope::traces::decode_timeline(w, w.size() / 8), "t");
+  EXPECT_TRUE(gemmscope::traces::validate_chrome_trace(trace).empty());
+  // Microseconds from the first event (1000 ns).
+  const json* wait = find_event(trace, "wait empty");
+  ASSERT_NE(wait, nullptr);
+  EXPECT_EQ((*wait)["ph"], "X");
+  EXPECT_DOUBLE_EQ((*wait)["ts"].get<double>(), 0.0);
+  EXPECT_DOUBLE_EQ((*wait)["dur"].get<double>(), 2.0);
+  EXPECT_EQ((*wait)["pid"], 3);  // the SM
+  EXPECT_EQ((*wait)["tid"], 0);  // producer: role 0 x 16 + warpgroup 0
+  const json* full = find_event(trace, "wait full");
+  ASSERT_NE(full, nullptr);
+  EXPECT_EQ((*full)["tid"], 16);  // consumer (role 1) warpgroup 0
+  EXPECT_DOUBLE_EQ((*full)["ts"].get<double>(), 1.0);
+  EXPECT_DOUBLE_EQ((*full)["dur"].get<double>(), 0.5);
+  const json* tma = find_event(trace, "TMA issue");
+  ASSERT_NE(tma, nullptr);
+  EXPECT_EQ((*tma)["ph"], "i");
+  EXPECT_DOUBLE_EQ((*tma)["ts"].get<double>(), 2.0);
+  const json* epi = find_event(trace, "epilogue 0,0");
+  ASSERT_NE(epi, nullptr);
+  EXPECT_EQ((*epi)["tid"], 48);  // epilogue (role 3) warpgroup 0
+  EXPECT_DOUBLE_EQ((*epi)["dur"].get<double>(), 1.0);
+  int threads = 0;
+  for (const json& e : trace["traceEvents"])
+    if (e["ph"] == "M" && e["name"] == "thread_name") ++threads;
+  EXPECT_EQ(threads, 3);  // producer, consumer 0, epilogue 0 on SM 3
+}
+
+TEST(TimelineChrome, AnInconsistentRecordingIsRefused) {
+  std::vector<uint32_t> w;
+  put(w, kWaitBegin, kProducer, 0, 1, kEmpty, 0, 3, 0, 0, 1000);
+  EXPECT_NE(message_of([&] { gemmscope::traces::timeline_to_chrome(gemmscope::traces::decode_timeline(w, 1), "t"); })
+                .find("has no end"),
+            std::string::npos);
+}
+
+// The format's rules, on hand-written traces.
+size_t breaches(const char* text) { return gemmscope::traces::validate_chrome_trace(json::parse(text)).size(); }
+
+TEST(ChromeValidator, AcceptsTheFormsTheFormatAllows) {
+  EXPECT_EQ(breaches(R"({"traceEvents": [
+      {"name": "thread_name", "ph": "M", "pid": 1, "tid": 2, "args": {"name": "x"}},
+      {"name": "a", "ph": "B", "ts": 1, "pid": 1, "tid": 2},
+      {"name": "b", "ph": "X", "ts": 1.5, "dur": 0, "pid": 1, "tid": 2},
+      {"name": "a", "ph": "E", "ts": 3, "pid": 1, "tid": 2},
+      {"name": "c", "ph": "i", "ts": 0.5, "pid": 1, "tid": 3, "s": "t"}]})"),
+            0u);
+  EXPECT_EQ(breaches(R"([{"name": "a", "ph": "X", "ts": 1, "dur": 2, "pid": 0, "tid": 0}])"), 0u);
+}
+
+TEST(ChromeValidator, RefusesWhatTheRulesForbid) {
+  EXPECT_EQ(breaches(R"({"events": []})"), 1u);
+  EXPECT_EQ(breaches(R"([{"ph": "X", "ts": 1, "dur": 2, "pid": 0, "tid": 0}])"), 1u);               // no name
+  EXPECT_EQ(breaches(R"([{"name": "a", "ph": "X", "dur": 2, "pid": 0, "tid": 0}])"), 1u);           // no ts
+  EXPECT_EQ(breaches(R"([{"name": "a", "ph": "X", "ts": 1, "dur": 2, "tid": 0}])"), 1u);            // no pid
+  EXPECT_EQ(breaches(R"([{"name": "a", "ph": "X", "ts": 1, "dur": 2, "pid": 0}])"), 1u);            // no tid
+  EXPECT_EQ(breaches(R"([{"name": "a", "ph": "X", "ts": 1, "dur": -2, "pid": 0, "tid": 0}])"), 1u); // dur < 0
+  EXPECT_EQ(breaches(R"([{"name": "a", "ph": "X", "ts": 1, "pid": 0, "tid": 0}])"), 1u);            // X without dur
+  EXPECT_EQ(breaches(R"([{"name": "a", "ph": "E", "ts": 1, "pid": 0, "tid": 0}])"), 1u);            // E without B
+  EXPECT_EQ(breaches(R"([{"name": "a", "ph": "B", "ts": 1, "pid": 0, "tid": 0}])"), 1u);            // B left open
+  // ts going back on one track; on two tracks it may.
+  EXPECT_EQ(breaches(R"([{"name": "a", "ph": "i", "ts": 5, "pid": 0, "tid": 0},
+                         {"name": "b", "ph": "i", "ts": 4, "pid": 0, "tid": 0}])"),
+            1u);
+  EXPECT_EQ(breaches(R"([{"name": "a", "ph": "i", "ts": 5, "pid": 0, "tid": 0},
+                         {"name": "b", "ph": "i", "ts": 4, "pid": 0, "tid": 1}])"),
+            0u);
+  // B/E balance per track: an E on another track does not close it.
+  EXPECT_EQ(breaches(R"([{"name": "a", "ph": "B", "ts": 1, "pid": 0, "tid": 0},
+                         {"name": "a", "ph": "E", "ts": 2, "pid": 0, "tid": 1}])"),
+            2u);
+}
+
+TEST(TimelineShares, BusyWaitAndIdleOfATrack) {
+  // One track from 0 to 10 us: a tile 0-8 holding a wait on full 2-5; an instant at 10.
+  const json trace = json::parse(R"({"traceEvents": [
+      {"name": "thread_name", "ph": "M", "pid": 0, "tid": 1, "args": {"name": "cta0 consumer 0"}},
+      {"name": "tile", "cat": "tile", "ph": "X", "ts": 0, "dur": 8, "pid": 0, "tid": 1},
+      {"name": "wait full", "cat": "wait", "ph": "X", "ts": 2, "dur": 3, "pid": 0, "tid": 1},
+      {"name": "x", "cat": "issue", "ph": "i", "ts": 10, "pid": 0, "tid": 1}]})");
+  const auto shares = gemmscope::traces::role_shares(trace);
+  ASSERT_EQ(shares.size(), 1u);
+  EXPECT_EQ(shares[0].role, "consumer 0");  // "cta0 " dropped
+  EXPECT_DOUBLE_EQ(shares[0].span_us, 10.0);
+  EXPECT_DOUBLE_EQ(shares[0].busy_us, 5.0);
+  EXPECT_DOUBLE_EQ(shares[0].wait_us.at("wait full"), 3.0);
+  EXPECT_DOUBLE_EQ(shares[0].idle_us, 2.0);
+}
+
+TEST(TimelineOrder, KindsInTimeOrderWithRunsCollapsed) {
+  const json trace = json::parse(R"({"traceEvents": [
+      {"name": "thread_name", "ph": "M", "pid": 0, "tid": 0, "args": {"name": "producer"}},
+      {"name": "wait empty", "cat": "wait", "ph": "X", "ts": 0, "dur": 1, "pid": 0, "tid": 0},
+      {"name": "TMA issue", "cat": "issue", "ph": "i", "ts": 1, "pid": 0, "tid": 0},
+      {"name": "load k-block 1 of work 0 into stage 1", "cat": "busy", "ph": "X", "ts": 2, "dur": 1, "pid": 0, "tid": 0},
+      {"name": "wait empty", "cat": "wait", "ph": "X", "ts": 3, "dur": 1, "pid": 0, "tid": 0}]})");
+  const std::vector<std::string> expected = {"wait empty", "TMA issue x2", "wait empty"};
+  EXPECT_EQ(gemmscope::traces::event_order(trace, "producer", 10), expected);
+  EXPECT_EQ(gemmscope::traces::event_order(trace, "producer", 1).size(), 1u);
+}
+
+TEST(TimelineSim, ASimulatedRunWritesAValidTraceOfEveryEvent) {
+  gemmscope::model::sim::SyntheticConfig c;
+  c.stages = 2;
+  c.consumers = 2;
+  c.tiles = 3;
+  c.k_blocks = 4;
+  gemmscope::model::sim::SyntheticRingSim sim(c);
+  sim.set_logging(true);
+  ASSERT_TRUE(gemmscope::model::sim::run_random(sim, 1).ok());
+  const json trace = gemmscope::traces::sim_to_chrome(sim, "synthetic");
+  EXPECT_TRUE(gemmscope::traces::validate_chrome_trace(trace).empty());
+  size_t durations = 0, waits = 0;
+  for (const json& e : trace["traceEvents"]) {
+    if (e["ph"] != "X") continue;
+    ++durations;
+    if (e["cat"] == "wait") {
+      ++waits;
+      EXPECT_EQ(e["name"].get<std::string>().rfind("wait ", 0), 0u) << e.dump();
+    }
+  }
+  size_t sim_waits = 0;
+  for (const auto& e : sim.events()) sim_waits += e.kind == gemmscope::model::sim::SimEvent::Kind::wait;
+  EXPECT_EQ(durations, sim.events().size());
+  EXPECT_EQ(waits, sim_waits);
+  EXPECT_FALSE(gemmscope::traces::role_shares(trace).empty());
+}
+
+}  // namespace
