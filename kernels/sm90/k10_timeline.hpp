@@ -19,13 +19,25 @@ const std::vector<tune::KernelConfig>& timeline_instances();
 // Whether c's template arguments are one of them (group and split-K are run-time).
 bool has_timeline_instance(const tune::KernelConfig& c);
 
-// One run of c on `shape` with recording on into a buffer of `capacity_events` events.
-// Throws GemmError when c has no recording instance, std::runtime_error on a CUDA error.
-traces::timeline_record::RecordedTimeline record_timeline(const tune::KernelConfig& c, const GemmShape& shape,
-                                                          const GemmOperands& ops, uint32_t capacity_events,
-                                                          cudaStream_t stream = nullptr);
+// A device buffer of `capacity_events` events that the recording instances write into
+// while it is alive. launch() empties it and runs c on `shape` (asynchronously on
+// `stream`); finish() waits and copies the last launch's events back. Throws GemmError
+// when c has no recording instance, std::runtime_error on a CUDA error.
+class TimelineRecorder {
+ public:
+  explicit TimelineRecorder(uint32_t capacity_events);
+  ~TimelineRecorder();
+  TimelineRecorder(const TimelineRecorder&) = delete;
+  TimelineRecorder& operator=(const TimelineRecorder&) = delete;
+  void launch(const tune::KernelConfig& c, const GemmShape& shape, const GemmOperands& ops, cudaStream_t stream = nullptr);
+  traces::timeline_record::RecordedTimeline finish(cudaStream_t stream = nullptr);
 
-// The recording instance run with no buffer attached (each event tests one pointer and
+ private:
+  struct State;
+  State* state_;
+};
+
+// The recording instance run with no buffer attached (no TimelineRecorder alive) (each event tests one pointer and
 // writes nothing), for timing it against the library's instance.
 void launch_timeline_detached(const tune::KernelConfig& c, const GemmShape& shape, const GemmOperands& ops,
                               cudaStream_t stream = nullptr);

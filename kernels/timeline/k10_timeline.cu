@@ -79,13 +79,24 @@ bool has_timeline_instance(const tune::KernelConfig& c) {
   return false;
 }
 
-traces::timeline_record::RecordedTimeline record_timeline(const tune::KernelConfig& c, const GemmShape& shape,
-                                                          const GemmOperands& ops, uint32_t capacity_events,
-                                                          cudaStream_t stream) {
+struct TimelineRecorder::State {
+  explicit State(uint32_t capacity_events) : recording(capacity_events) {}
+  gemmscope::timeline_record::Recording recording;
+};
+
+TimelineRecorder::TimelineRecorder(uint32_t capacity_events) : state_(new State(capacity_events)) {}
+TimelineRecorder::~TimelineRecorder() { delete state_; }
+
+void TimelineRecorder::launch(const tune::KernelConfig& c, const GemmShape& shape, const GemmOperands& ops,
+                              cudaStream_t stream) {
   const InstanceFns& fns = fns_for(c);
-  gemmscope::timeline_record::Recording rec(capacity_events);
+  state_->recording.reset(stream);
+  state_->recording.attach();
   launch_with(fns, c, shape, ops, stream);
-  return rec.finish(stream);
+}
+
+traces::timeline_record::RecordedTimeline TimelineRecorder::finish(cudaStream_t stream) {
+  return state_->recording.finish(stream);
 }
 
 void launch_timeline_detached(const tune::KernelConfig& c, const GemmShape& shape, const GemmOperands& ops,

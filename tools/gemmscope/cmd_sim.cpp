@@ -1,8 +1,8 @@
 // gemmscope sim: run a kernel's own schedule code on the pipeline simulator
 // (model/pipeline.hpp + the kernels declared on it in gemmscope::testing, verify/lib/)
 // under one seeded random interleaving, or search every interleaving (--exhaustive),
-// print the verdict, and optionally write the timeline as SVG. The logic lives in the engine and the
-// bindings; this file only parses options and prints.
+// print the verdict, and optionally write the timeline as SVG or as a Chrome trace. The
+// logic lives in the engine and the bindings; this file only parses options and prints.
 #include <cstdio>
 #include <cstdlib>
 #include <memory>
@@ -13,6 +13,7 @@
 #include "options.hpp"
 #include "tune/text/output_file.hpp"
 #include "gemmscope/model/pipeline.hpp"
+#include "gemmscope/traces/chrome_trace.hpp"
 
 #include "gemmscope/testing/sm100_binding.hpp"
 #include "gemmscope/testing/sm90_binding.hpp"
@@ -24,6 +25,7 @@ struct SimArgs {
   std::string kernel = "synthetic";
   uint64_t seed = 1;
   std::string svg;
+  std::string chrome;
   long long tiles_m = 1, tiles_n = 2, k_blocks = 4, clusters = 1, stages = 3, consumers = 2, cluster_m = 2, group = 2;
   bool exhaustive = false;
   long long max_states = 200000;
@@ -71,8 +73,8 @@ int run_and_report(World& sim, const SimArgs& a, const std::string& title) {
     if (!r.ok()) std::printf("  %s\n  after %zu steps\n", r.message.c_str(), r.trail.size());
     return r.ok() ? kExitClean : kExitViolation;
   }
-  // The timeline's events are kept only for --svg: without it memory stays flat.
-  sim.set_logging(!a.svg.empty());
+  // The timeline's events are kept only for --svg and --chrome: without them memory stays flat.
+  sim.set_logging(!a.svg.empty() || !a.chrome.empty());
   const model::sim::SimResult r = model::sim::run_random(sim, a.seed, static_cast<uint64_t>(a.max_steps));
   if (r.violation == model::sim::Violation::step_limit) {
     std::printf("%s: seed %llu: stopped at the step limit --max-steps = %lld (not a violation: the schedule had not "
@@ -88,6 +90,11 @@ int run_and_report(World& sim, const SimArgs& a, const std::string& title) {
     write_output_file(a.svg, model::sim::timeline_svg(sim, title + ", seed " + std::to_string(a.seed)), "--svg");
     std::printf("timeline: %s (%u roles, %zu events)\n", a.svg.c_str(), sim.role_count(), sim.events().size());
   }
+  if (!a.chrome.empty()) {
+    write_output_file(a.chrome, traces::sim_to_chrome(sim, title + ", seed " + std::to_string(a.seed)).dump(), "--chrome");
+    std::printf("chrome trace: %s (%u roles, %zu events; 1 us = 1 scheduler step)\n", a.chrome.c_str(),
+                sim.role_count(), sim.events().size());
+  }
   return r.ok() ? kExitClean : kExitViolation;
 }
 
@@ -98,9 +105,11 @@ void limit_work(const char* what, long long work, long long limit, const SimArgs
   if (work > limit)
     throw std::invalid_argument(std::string(what) + " = " + std::to_string(work) + " must be at most " +
                                 std::to_string(limit) + " (the size of one simulated run)");
-  if (!a.svg.empty() && work > svg_limit)
+  if ((!a.svg.empty() || !a.chrome.empty()) && work > svg_limit)
     throw std::invalid_argument(std::string(what) + " = " + std::to_string(work) + " must be at most " +
-                                std::to_string(svg_limit) + " with --svg (the timeline draws every event)");
+                                std::to_string(svg_limit) +
+                                (!a.svg.empty() ? " with --svg (the timeline draws every event)"
+                                                : " with --chrome (the trace holds every event)"));
 }
 
 int run_synthetic(const SimArgs& a) {
@@ -217,7 +226,7 @@ int run_sim(const SimArgs& a, const CLI::App* cmd) {
     throw std::invalid_argument("--max-steps = " + std::to_string(a.max_steps) + " must be in 1.." +
                                 std::to_string(kMaxSteps));
   if (a.exhaustive)
-    refuse_options(cmd, {"--seed", "--svg", "--max-steps"}, "with --exhaustive (it searches every schedule, not one random one)");
+    refuse_options(cmd, {"--seed", "--svg", "--chrome", "--max-steps"}, "with --exhaustive (it searches every schedule, not one random one)");
   else
     refuse_options(cmd, {"--max-states"}, "without --exhaustive (it bounds the search of every schedule)");
   const std::string to = "to --kernel " + shown_text(a.kernel);
@@ -258,6 +267,9 @@ const Registration reg{
           ->capture_default_str();
       cmd->add_option("--seed", args->seed, "seed of the random interleaving")->capture_default_str();
       cmd->add_option("--svg", args->svg, "write the timeline of the run as SVG to this file");
+      cmd->add_option("--chrome", args->chrome,
+                      "write the timeline of the run in the Chrome trace event format (gemmscope timeline render, "
+                      "compare; Perfetto) to this file");
       cmd->add_option("--tiles-m", args->tiles_m, "tiles along M (sm100: 256-row cluster tiles; sm90: work tiles)")
           ->capture_default_str();
       cmd->add_option("--tiles-n", args->tiles_n, "tiles along N (synthetic: number of tiles)")->capture_default_str();

@@ -178,7 +178,8 @@ json sim_to_chrome(const model::sim::PipelineSim& sim, const std::string& title)
   using Kind = model::sim::SimEvent::Kind;
   for (const auto* e : events) {
     const bool wait = e->kind == Kind::wait;
-    const std::string name = wait ? wait_kind(e->label.substr(std::min<size_t>(5, e->label.size()))) : e->label;
+    const std::string name = wait ? wait_kind(e->label.substr(std::min<size_t>(5, e->label.size())))
+                             : e->label.empty() ? "step" : e->label;
     list.push_back({{"name", name},
                     {"cat", wait ? "wait" : e->kind == Kind::async ? "async" : "busy"},
                     {"ph", "X"},

@@ -370,6 +370,60 @@ TEST_F(CliErrors, KernelNamesAndShapes) {
                   "gemmscope: no shapes given: expected a list like 4096x4096x4096,512x8192x5376"});
 }
 
+// gemmscope timeline render / compare (host-only): a file that breaks the Chrome trace
+// event format is refused naming the file, the event and the rule.
+TEST_F(CliErrors, TimelineFiles) {
+  const std::string dir = testing::TempDir();
+  const std::string svg = dir + "/timeline.svg";
+  expect_refused({{"timeline", "render", "/no/such/trace.json", "-o", svg},
+                  "gemmscope: trace = /no/such/trace.json cannot be opened (No such file or directory)"});
+  std::ofstream(dir + "/negative.json") << R"({"traceEvents":[{"name":"a","ph":"X","ts":1,"dur":-1,"pid":0,"tid":0}]})";
+  expect_refused({{"timeline", "render", dir + "/negative.json", "-o", svg},
+                  "gemmscope: trace = " + dir + "/negative.json breaks the Chrome trace event format: event 0: dur = -1 "
+                  "must be >= 0"});
+  std::ofstream(dir + "/lone_end.json") << R"([{"name":"a","ph":"E","ts":1,"pid":0,"tid":0}])";
+  expect_refused({{"timeline", "render", dir + "/lone_end.json", "-o", svg},
+                  "gemmscope: trace = " + dir + "/lone_end.json breaks the Chrome trace event format: event 0: E on "
+                  "pid 0 tid 0 has no open B"});
+  std::ofstream(dir + "/no_ts.json") << R"([{"name":"a","ph":"i","pid":0,"tid":0}])";
+  expect_refused({{"timeline", "compare", dir + "/no_ts.json", dir + "/no_ts.json"},
+                  "gemmscope: trace = " + dir + "/no_ts.json breaks the Chrome trace event format: event 0: \"ts\" "
+                  "must be a number"});
+  std::ofstream(dir + "/ok.json") << R"([{"name":"a","ph":"X","ts":1,"dur":1,"pid":0,"tid":0}])";
+  expect_refused({{"timeline", "compare", dir + "/ok.json", dir + "/ok.json", "--events", "0"},
+                  "gemmscope: --events = 0 must be in 1..1000"});
+  expect_refused({{"sim", "--tiles-n", "100", "--k-blocks", "100", "--chrome", dir + "/t.json"},
+                  "gemmscope: --tiles-n x --k-blocks = 10000 must be at most 4096 with --chrome (the trace holds every "
+                  "event)"});
+#ifdef GEMMSCOPE_CLI
+  // The simulator's trace is one render reads.
+  const std::string sim = dir + "/sim.json";
+  ASSERT_EQ(run_cli({"sim", "--kernel", "k08-static", "--tiles-m", "2", "--tiles-n", "2", "--k-blocks", "4", "--chrome",
+                     sim})
+                .status,
+            0);
+  const CliResult r = run_cli({"timeline", "render", sim, "-o", svg});
+  EXPECT_EQ(r.status, 0) << r.stderr_text;
+  EXPECT_TRUE(std::filesystem::exists(svg));
+#endif
+}
+
+// timeline record (built with the kernels) refuses kernels without a recording
+// instance and bad shapes before it looks for a GPU.
+TEST_F(CliErrors, TimelineRecord) {
+#ifdef GEMMSCOPE_CLI
+  if (!has_gpu_commands()) GTEST_SKIP() << "built without the kernels: no timeline record";
+#endif
+  expect_refused({{"timeline", "record", "--kernel", "k08", "-o", "x.json"},
+                  "gemmscope: --kernel = k08 must be k10:<configuration> (only k10 is instrumented)"});
+  expect_refused({{"timeline", "record", "--kernel", "k10:64x64x64.s12.wg1.c2x1.static", "-o", "x.json"},
+                  "gemmscope: --kernel = k10:64x64x64.s12.wg1.c2x1.static has no recording instance; compiled: ",
+                  /*prefix_only=*/true});
+  expect_refused({{"timeline", "record", "--shape", "64x64", "-o", "x.json"},
+                  "gemmscope: shape '64x64' must be MxNxK with each size in 1..2^31-1"});
+  expect_refused({{"timeline", "record"}, "gemmscope: -o = (none): give -o FILE.json, --overhead N or both"});
+}
+
 // The autotuner's inputs: configurations, tuning caches, shape-set files, output
 // paths. All refused before any GPU work (so this runs without a GPU).
 // gemmscope compare (host-only): unreadable and corrupt bench CSVs, and runs that hold
