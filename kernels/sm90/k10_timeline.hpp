@@ -19,16 +19,19 @@ const std::vector<tune::KernelConfig>& timeline_instances();
 // Whether c's template arguments are one of them (group and split-K are run-time).
 bool has_timeline_instance(const tune::KernelConfig& c);
 
-// A device buffer of `capacity_events` events that the recording instances write into
-// while it is alive. launch() empties it and runs c on `shape` (asynchronously on
-// `stream`); finish() waits and copies the last launch's events back. Throws GemmError
-// when c has no recording instance, std::runtime_error on a CUDA error.
+// A device buffer of `capacity_events` events that the recording instances write into.
+// arm() empties it and attaches it (a synchronous copy to the kernels' symbol: call it
+// outside a timed region); launch() runs c on `shape` asynchronously on `stream`, arming
+// first if finish() ran since; finish() waits, copies the events back and detaches the
+// buffer. Throws GemmError when c has no recording instance, std::runtime_error on a CUDA
+// error.
 class TimelineRecorder {
  public:
   explicit TimelineRecorder(uint32_t capacity_events);
   ~TimelineRecorder();
   TimelineRecorder(const TimelineRecorder&) = delete;
   TimelineRecorder& operator=(const TimelineRecorder&) = delete;
+  void arm(cudaStream_t stream = nullptr);
   void launch(const tune::KernelConfig& c, const GemmShape& shape, const GemmOperands& ops, cudaStream_t stream = nullptr);
   traces::timeline_record::RecordedTimeline finish(cudaStream_t stream = nullptr);
 

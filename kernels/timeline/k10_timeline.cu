@@ -82,6 +82,7 @@ bool has_timeline_instance(const tune::KernelConfig& c) {
 struct TimelineRecorder::State {
   explicit State(uint32_t capacity_events) : recording(capacity_events) {}
   gemmscope::timeline_record::Recording recording;
+  bool armed = true;  // the constructor attaches the empty buffer
 };
 
 TimelineRecorder::TimelineRecorder(uint32_t capacity_events) : state_(new State(capacity_events)) {}
@@ -90,12 +91,19 @@ TimelineRecorder::~TimelineRecorder() { delete state_; }
 void TimelineRecorder::launch(const tune::KernelConfig& c, const GemmShape& shape, const GemmOperands& ops,
                               cudaStream_t stream) {
   const InstanceFns& fns = fns_for(c);
-  state_->recording.reset(stream);
-  state_->recording.attach();
+  if (!state_->armed) arm(stream);
+  state_->armed = false;  // the next launch records afresh
   launch_with(fns, c, shape, ops, stream);
 }
 
+void TimelineRecorder::arm(cudaStream_t stream) {
+  state_->recording.reset(stream);
+  state_->recording.attach();
+  state_->armed = true;
+}
+
 traces::timeline_record::RecordedTimeline TimelineRecorder::finish(cudaStream_t stream) {
+  state_->armed = false;
   return state_->recording.finish(stream);
 }
 
