@@ -12,13 +12,16 @@
 // GEMMSCOPE_TIMELINE_DETAIL_EVENT(...): the same, for the finer events (wgmma issue,
 // commit and wait; staging waits; store issue and completion): recorded only where
 // GEMMSCOPE_TIMELINE_DETAIL is defined too. They cost registers a kernel at its limit
-// does not have: with them k10's 128 x 256 consumers (168 registers) spill; without, not.
+// does not have: with them k10's 128 x 256 consumers (168 registers) spill ~500 bytes;
+// without them 12.
 // GEMMSCOPE_TIMELINE_NAMESPACE_BEGIN / _END: an inline namespace `timeline` around the
 // kernel and its host launchers when recording, so a recording instance and the plain
 // one of the same template arguments are two kernels in one program.
 //
-// Each event claims a slot with one atomicAdd; the buffer is bounded: an event past the
-// capacity is counted (the counter goes on) and not written.
+// The buffer is split into kPartitions parts by SM (%smid modulo kPartitions), each with
+// its own counter, so the SMs do not contend for one atomic. An event claims a slot of
+// its SM's part with one atomicAdd; a part is bounded: an event past its capacity is
+// counted (the counter goes on) and not written.
 //
 // Host side, in the same translation unit as the recording kernel (the buffer's
 // device symbol is private to it):
@@ -41,10 +44,12 @@ namespace gemmscope::timeline_record {
 
 namespace layout = gemmscope::traces::timeline_record;
 
+inline constexpr uint32_t kPartitions = 256;  // at least the SMs of a GPU: one part each
+
 struct DeviceTimelineBuffer {
-  unsigned long long* counter = nullptr;  // events claimed (may pass capacity: those were dropped)
-  uint32_t* events = nullptr;             // capacity * kWordsPerEvent words
-  uint32_t capacity = 0;                  // events
+  unsigned long long* counters = nullptr;  // per part, events claimed (past its capacity: dropped)
+  uint32_t* events = nullptr;              // kPartitions * capacity * kWordsPerEvent words
+  uint32_t capacity = 0;                   // events per part
 };
 
 namespace {
@@ -67,17 +72,19 @@ __device__ __forceinline__ uint32_t load_u32(const void* at) {
 }
 
 __device__ __forceinline__ void record_event(uint32_t header, int m0, int n0) {
-  auto* const counter = reinterpret_cast<unsigned long long*>(load_u64(&g_timeline_buffer.counter));
-  if (counter == nullptr) return;
+  auto* const counters = reinterpret_cast<unsigned long long*>(load_u64(&g_timeline_buffer.counters));
+  if (counters == nullptr) return;
   uint64_t time_ns;
   uint32_t sm, clock;
   asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(time_ns));
   asm volatile("mov.u32 %0, %%smid;" : "=r"(sm));
   asm volatile("mov.u32 %0, %%clock;" : "=r"(clock));
-  const unsigned long long slot = atomicAdd(counter, 1ull);
-  if (slot >= load_u32(&g_timeline_buffer.capacity)) return;
+  const uint32_t part = sm % kPartitions;
+  const unsigned long long slot = atomicAdd(counters + part, 1ull);
+  const uint32_t capacity = load_u32(&g_timeline_buffer.capacity);
+  if (slot >= capacity) return;
   uint32_t* e = reinterpret_cast<uint32_t*>(load_u64(&g_timeline_buffer.events)) +
-                static_cast<size_t>(slot) * layout::kWordsPerEvent;
+                (static_cast<size_t>(part) * capacity + static_cast<size_t>(slot)) * layout::kWordsPerEvent;
   e[layout::kWordHeader] = header;
   e[layout::kWordCta] = blockIdx.x + gridDim.x * (blockIdx.y + gridDim.y * blockIdx.z);
   e[layout::kWordSm] = sm;
@@ -92,17 +99,18 @@ inline void check_timeline(cudaError_t err, const char* what) {
   if (err != cudaSuccess) throw std::runtime_error(std::string("timeline recording: ") + what + ": " + cudaGetErrorString(err));
 }
 
-// The host side: a device buffer of `capacity_events` events, zeroed, that this
-// translation unit's kernels record into from construction until finish() or
-// destruction. Throws std::runtime_error naming the step on a CUDA error.
+// The host side: a device buffer of at least `capacity_events` events (kPartitions
+// parts of capacity_events / kPartitions, rounded up), zeroed, that this translation
+// unit's kernels record into from construction until finish() or destruction. Throws
+// std::runtime_error naming the step on a CUDA error.
 class Recording {
  public:
-  explicit Recording(uint32_t capacity_events) : capacity_(capacity_events) {
+  explicit Recording(uint32_t capacity_events) : capacity_((capacity_events + kPartitions - 1) / kPartitions) {
     if (capacity_events == 0) throw std::invalid_argument("timeline recording: capacity = 0 events; give at least 1");
-    const size_t words = size_t{capacity_} * layout::kWordsPerEvent;
-    check_timeline(cudaMalloc(&counter_, sizeof(unsigned long long)), "allocate the counter");
+    const size_t words = size_t{kPartitions} * capacity_ * layout::kWordsPerEvent;
+    check_timeline(cudaMalloc(&counters_, kPartitions * sizeof(unsigned long long)), "allocate the counters");
     check_timeline(cudaMalloc(&events_, words * sizeof(uint32_t)), "allocate the events");
-    check_timeline(cudaMemset(counter_, 0, sizeof(unsigned long long)), "zero the counter");
+    check_timeline(cudaMemset(counters_, 0, kPartitions * sizeof(unsigned long long)), "zero the counters");
     check_timeline(cudaMemset(events_, 0, words * sizeof(uint32_t)), "zero the events");
     attach();
   }
@@ -110,13 +118,13 @@ class Recording {
   Recording& operator=(const Recording&) = delete;
   ~Recording() {
     detach();
-    cudaFree(counter_);
+    cudaFree(counters_);
     cudaFree(events_);
   }
   // Recording on (the constructor's state) or off: a detached kernel tests one pointer
   // per event and writes nothing.
   void attach() {
-    const DeviceTimelineBuffer buffer{counter_, events_, capacity_};
+    const DeviceTimelineBuffer buffer{counters_, events_, capacity_};
     check_timeline(cudaMemcpyToSymbol(g_timeline_buffer, &buffer, sizeof buffer), "install the buffer");
   }
   void detach() {
@@ -125,27 +133,32 @@ class Recording {
   }
   // Empties the buffer for the next recorded run.
   void reset(cudaStream_t stream = nullptr) {
-    check_timeline(cudaMemsetAsync(counter_, 0, sizeof(unsigned long long), stream), "zero the counter");
+    check_timeline(cudaMemsetAsync(counters_, 0, kPartitions * sizeof(unsigned long long), stream), "zero the counters");
   }
-  // Waits for `stream`, copies the events back and stops recording.
+  // Waits for `stream`, copies the events back (part after part, each in the order its
+  // events were claimed) and stops recording.
   traces::timeline_record::RecordedTimeline finish(cudaStream_t stream = nullptr) {
     check_timeline(cudaStreamSynchronize(stream), "the recorded run");
     traces::timeline_record::RecordedTimeline out;
-    unsigned long long claimed = 0;
-    check_timeline(cudaMemcpy(&claimed, counter_, sizeof claimed, cudaMemcpyDeviceToHost), "copy the counter");
-    out.events_claimed = claimed;
-    const size_t written = claimed < capacity_ ? static_cast<size_t>(claimed) : capacity_;
-    out.words.resize(written * layout::kWordsPerEvent);
-    if (written > 0)
-      check_timeline(cudaMemcpy(out.words.data(), events_, out.words.size() * sizeof(uint32_t), cudaMemcpyDeviceToHost),
+    unsigned long long claimed[kPartitions];
+    check_timeline(cudaMemcpy(claimed, counters_, sizeof claimed, cudaMemcpyDeviceToHost), "copy the counters");
+    for (uint32_t p = 0; p < kPartitions; ++p) {
+      out.events_claimed += claimed[p];
+      const size_t written = claimed[p] < capacity_ ? static_cast<size_t>(claimed[p]) : capacity_;
+      if (written == 0) continue;
+      const size_t at = out.words.size();
+      out.words.resize(at + written * layout::kWordsPerEvent);
+      check_timeline(cudaMemcpy(out.words.data() + at, events_ + size_t{p} * capacity_ * layout::kWordsPerEvent,
+                                written * layout::kWordsPerEvent * sizeof(uint32_t), cudaMemcpyDeviceToHost),
                      "copy the events");
+    }
     detach();
     return out;
   }
 
  private:
-  uint32_t capacity_ = 0;
-  unsigned long long* counter_ = nullptr;
+  uint32_t capacity_ = 0;  // events per part
+  unsigned long long* counters_ = nullptr;
   uint32_t* events_ = nullptr;
 };
 
