@@ -3,7 +3,6 @@
 #include "gemmscope/kernel_registry.hpp"
 #include "tune/shape_list.hpp"
 
-#include <Eigen/Dense>
 
 #include <algorithm>
 #include <cmath>
@@ -12,17 +11,6 @@
 #include <sstream>
 
 namespace gemmscope::harness {
-
-bool gpu_available(std::string* why) {
-  int count = 0;
-  const cudaError_t err = cudaGetDeviceCount(&count);
-  if (err != cudaSuccess || count == 0) {
-    if (why) *why = err != cudaSuccess ? cudaGetErrorString(err) : "no CUDA device";
-    cudaGetLastError();
-    return false;
-  }
-  return true;
-}
 
 HostProblem HostProblem::random(const GemmShape& shape, uint64_t seed) {
   HostProblem p;
@@ -47,56 +35,6 @@ HostProblem HostProblem::random(const GemmShape& shape, uint64_t seed) {
   fill(p.a, 0);
   fill(p.b, 1);
   return p;
-}
-
-Reference reference_gemm(const HostProblem& p) {
-  using Mat = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
-  const auto m = p.shape.m, n = p.shape.n, k = p.shape.k;
-  Mat a(m, k), b(n, k);
-  for (int64_t i = 0; i < m * k; ++i) a.data()[i] = __bfloat162float(p.a[i]);
-  for (int64_t i = 0; i < n * k; ++i) b.data()[i] = __bfloat162float(p.b[i]);
-  Reference r;
-  r.c.resize(static_cast<size_t>(m * n));
-  r.abs_dot.resize(static_cast<size_t>(m * n));
-  Eigen::Map<Mat>(r.c.data(), m, n).noalias() = a * b.transpose();
-  Eigen::Map<Mat>(r.abs_dot.data(), m, n).noalias() = a.cwiseAbs() * b.cwiseAbs().transpose();
-  return r;
-}
-
-std::string Comparison::summary() const {
-  std::ostringstream os;
-  os << (ok ? "PASS" : "FAIL") << " rel_err=" << normwise_rel_error << " worst/bound=" << worst_elementwise_ratio;
-  if (nan_elements) os << " nan=" << nan_elements;
-  if (bad_elements) os << " bad=" << bad_elements << " first_bad=(" << first_bad_row << "," << first_bad_col << ")";
-  return os.str();
-}
-
-Comparison compare(const HostProblem& p, const Reference& ref, const std::vector<bf16>& c) {
-  Comparison out;
-  const int64_t n = p.shape.n, total = p.shape.m * p.shape.n;
-  const double k_term = static_cast<double>(p.shape.k) * std::ldexp(1.0, -23);
-  double err2 = 0, ref2 = 0;
-  for (int64_t i = 0; i < total; ++i) {
-    const double got = __bfloat162float(c[i]);
-    const double want = ref.c[i];
-    if (!std::isfinite(got)) {
-      ++out.nan_elements;
-      if (out.first_bad_row < 0) out.first_bad_row = i / n, out.first_bad_col = i % n;
-      continue;
-    }
-    const double diff = std::abs(got - want);
-    const double bound = std::ldexp(std::abs(want), -8) + k_term * ref.abs_dot[i] + 1e-30;
-    out.worst_elementwise_ratio = std::max(out.worst_elementwise_ratio, diff / bound);
-    if (diff > bound) {
-      ++out.bad_elements;
-      if (out.first_bad_row < 0) out.first_bad_row = i / n, out.first_bad_col = i % n;
-    }
-    err2 += diff * diff;
-    ref2 += want * want;
-  }
-  out.normwise_rel_error = ref2 > 0 ? std::sqrt(err2 / ref2) : std::sqrt(err2);
-  out.ok = out.nan_elements == 0 && out.bad_elements == 0 && out.normwise_rel_error <= 4e-3;
-  return out;
 }
 
 DeviceProblem::DeviceProblem(const HostProblem& p) : shape_(p.shape) {

@@ -8,12 +8,14 @@
 #include <vector>
 
 #include "gemmscope/gemm.hpp"
+#include "gemmscope/testing/differential.hpp"
+#include "gemmscope/testing/reference.hpp"
 #include "bench/bench_report.hpp"
 
 namespace gemmscope::harness {
 
 // True when a CUDA device is usable; `why` says what is missing otherwise.
-bool gpu_available(std::string* why = nullptr);
+using testing::gpu_available;
 
 // Host-side bf16 problem with fresh normal(0,1) inputs drawn from `seed`.
 struct HostProblem {
@@ -22,26 +24,17 @@ struct HostProblem {
   static HostProblem random(const GemmShape& shape, uint64_t seed);
 };
 
-// C = A * B^T in double precision from the same bf16 inputs (Eigen), plus the
-// per-element sum of |a||b| that scales the accumulation error bound.
-struct Reference {
-  std::vector<double> c, abs_dot;
-};
-Reference reference_gemm(const HostProblem& p);
-
-// The error bound for bf16 inputs, fp32 accumulation, bf16 output:
-// element-wise |c - r| <= 2^-8 |r| + K 2^-23 sum_k |a_k b_k| (bf16 rounding of the
-// output plus fp32 accumulation over K terms), norm-wise ||c - r|| / ||r|| <= 4e-3.
-// Any NaN or Inf fails (the output is poisoned with NaN before each run).
-struct Comparison {
-  bool ok = false;
-  double normwise_rel_error = 0;
-  double worst_elementwise_ratio = 0;  // max |c - r| / bound (<= 1 passes)
-  int64_t bad_elements = 0, nan_elements = 0;
-  int64_t first_bad_row = -1, first_bad_col = -1;
-  std::string summary() const;
-};
-Comparison compare(const HostProblem& p, const Reference& ref, const std::vector<bf16>& c);
+// The reference and the error bound are the testing kit's (gemmscope/testing/reference.hpp):
+// C = A * B^T in double precision from the same bf16 inputs, and the K-scaled bound.
+using testing::Comparison;
+using testing::Reference;
+inline Reference reference_gemm(const HostProblem& p) {
+  return testing::reference_gemm({p.shape.m, p.shape.n, p.shape.k}, reinterpret_cast<const uint16_t*>(p.a.data()),
+                                 reinterpret_cast<const uint16_t*>(p.b.data()));
+}
+inline Comparison compare(const HostProblem& p, const Reference& ref, const std::vector<bf16>& c) {
+  return testing::compare({p.shape.m, p.shape.n, p.shape.k}, ref, reinterpret_cast<const uint16_t*>(c.data()));
+}
 
 // Device copy of a problem; C poisoned with NaN (0xFFFF) before each run.
 class DeviceProblem {

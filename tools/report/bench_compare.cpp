@@ -12,6 +12,7 @@
 #include <tuple>
 
 #include "tune/text/csv.hpp"
+#include "tune/text/text_printf.hpp"
 #include "tune/text/shown_text.hpp"
 #include "tune/text/text_file.hpp"
 
@@ -45,22 +46,6 @@ bool time_field(const std::string& name, int line, const char* column, const std
   if (v < 0) refuse(name, line, std::string(column) + " = '" + shown_text(text) + "' must not be negative");
   out = v;
   return true;
-}
-
-// printf into a string of any length: names, commits and labels come from files and
-// the command line, and a fixed buffer would cut a line (and its newline) short.
-std::string text_printf(const char* format, ...) __attribute__((format(printf, 1, 2)));
-std::string text_printf(const char* format, ...) {
-  va_list args;
-  va_start(args, format);
-  va_list again;
-  va_copy(again, args);
-  const int n = std::vsnprintf(nullptr, 0, format, args);
-  va_end(args);
-  std::string out(n > 0 ? static_cast<size_t>(n) : 0, '\0');
-  if (n > 0) std::vsnprintf(out.data(), out.size() + 1, format, again);
-  va_end(again);
-  return out;
 }
 
 std::string shape_text(int64_t m, int64_t n, int64_t k) {

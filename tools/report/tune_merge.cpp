@@ -5,6 +5,8 @@
 #include <cstdio>
 #include <stdexcept>
 
+#include "tune/text/text_printf.hpp"
+
 namespace gemmscope::report {
 namespace {
 
@@ -100,45 +102,42 @@ MergeResult merge_tune_caches(const tune::TuneCache& kept, const tune::TuneCache
 
 std::string format_merge(const MergeResult& r) {
   std::string out;
-  char buf[512];
+  std::string buf;
   int added = 0, taken = 0, kept = 0, undecided = 0;
   for (const MergeDecision& d : r.decisions) {
     const std::string shape = shape_text(d.key) + " (" + d.key.gpu + ")";
     switch (d.outcome) {
       case MergeDecision::Outcome::added:
         ++added;
-        std::snprintf(buf, sizeof buf, "%s: added %s\n", shape.c_str(), d.tuned_config.c_str());
+        buf = text_printf("%s: added %s\n", shape.c_str(), d.tuned_config.c_str());
         break;
       case MergeDecision::Outcome::taken:
         ++taken;
-        std::snprintf(buf, sizeof buf,
-                      "%s: %s -> %s (kept at best %.3f, tuned at worst %.3f; fastest launch %.4f -> %.4f ms)\n",
+        buf = text_printf("%s: %s -> %s (kept at best %.3f, tuned at worst %.3f; fastest launch %.4f -> %.4f ms)\n",
                       shape.c_str(), d.kept_config.c_str(), d.tuned_config.c_str(), d.kept_best_ratio,
                       d.tuned_worst_ratio, d.kept_min_ms, d.tuned_min_ms);
         break;
       case MergeDecision::Outcome::kept_by_rule:
         ++kept;
         if (d.tuned_worst_ratio <= d.kept_best_ratio)
-          std::snprintf(buf, sizeof buf, "%s: kept %s: %s's worst ratio %.3f does not beat the kept best %.3f\n",
+          buf = text_printf("%s: kept %s: %s's worst ratio %.3f does not beat the kept best %.3f\n",
                         shape.c_str(), d.kept_config.c_str(), d.tuned_config.c_str(), d.tuned_worst_ratio,
                         d.kept_best_ratio);
         else
-          std::snprintf(buf, sizeof buf,
-                        "%s: kept %s: %s's ratios win (%.3f > %.3f) but its fastest launch is slower "
+          buf = text_printf("%s: kept %s: %s's ratios win (%.3f > %.3f) but its fastest launch is slower "
                         "(%.4f ms > %.4f ms)\n",
                         shape.c_str(), d.kept_config.c_str(), d.tuned_config.c_str(), d.tuned_worst_ratio,
                         d.kept_best_ratio, d.tuned_min_ms, d.kept_min_ms);
         break;
       case MergeDecision::Outcome::undecided:
         ++undecided;
-        std::snprintf(buf, sizeof buf, "%s: kept %s; %s undecided (no bench runs: --kept-runs, --tuned-runs)\n",
+        buf = text_printf("%s: kept %s; %s undecided (no bench runs: --kept-runs, --tuned-runs)\n",
                       shape.c_str(), d.kept_config.c_str(), d.tuned_config.c_str());
         break;
     }
     out += buf;
   }
-  std::snprintf(buf, sizeof buf,
-                "%d added, %d taken, %d kept by the rule, %d undecided, %d the same; %d failures added; %zu entries\n",
+  buf = text_printf("%d added, %d taken, %d kept by the rule, %d undecided, %d the same; %d failures added; %zu entries\n",
                 added, taken, kept, undecided, r.same, r.failures_added, r.cache.entries.size());
   return out + buf;
 }

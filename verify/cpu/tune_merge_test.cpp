@@ -139,6 +139,19 @@ TEST(TuneMerge, WithoutRunsKeepsAndSaysUndecided) {
             std::string::npos);
 }
 
+// A decision's line is whole whatever the GPU name's length (a fixed 512-byte buffer cut
+// it, and its newline, short).
+TEST(TuneMerge, LongNamesKeepTheirLines) {
+  const Caches c;
+  auto r = merge_tune_caches(c.kept, c.tuned, {});
+  ASSERT_FALSE(r.decisions.empty());
+  const std::string gpu(600, 'G');
+  r.decisions.front().key.gpu = gpu;
+  const std::string text = format_merge(r);
+  const std::string line = "100x100x100 (" + gpu + "): kept old; new undecided (no bench runs: --kept-runs, --tuned-runs)\n";
+  EXPECT_NE(text.find(line), std::string::npos) << text.substr(0, 200);
+}
+
 // Merging a cache into itself changes nothing.
 TEST(TuneMerge, ACacheWithItselfIsUnchanged) {
   const Caches c;
