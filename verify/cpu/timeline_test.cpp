@@ -9,31 +9,14 @@
 
 #include "gemmscope/traces/timeline.hpp"
 
+#include "timeline_words.hpp"
+
 namespace {
 
 using gemmscope::traces::Timeline;
 using gemmscope::traces::TimelineError;
 
-// One event, 8 words: kind | role << 8 | warpgroup << 12 | stage << 16 | barrier << 24,
-// CTA, SM, m0, n0, time low, time high, clock.
-void put(std::vector<uint32_t>& w, uint32_t kind, uint32_t role, uint32_t wg, uint32_t stage, uint32_t barrier,
-         uint32_t cta, uint32_t sm, int32_t m0, int32_t n0, uint64_t ns) {
-  w.insert(w.end(), {kind | role << 8 | wg << 12 | stage << 16 | barrier << 24, cta, sm, static_cast<uint32_t>(m0),
-                     static_cast<uint32_t>(n0), static_cast<uint32_t>(ns), static_cast<uint32_t>(ns >> 32), 7u});
-}
-// Kinds, roles and barriers by their documented codes.
-constexpr uint32_t kWaitBegin = 1, kWaitEnd = 2, kTma = 3, kTileBegin = 6, kTileEnd = 7, kEpiBegin = 8, kEpiEnd = 9;
-constexpr uint32_t kProducer = 0, kMainloop = 1, kEpilogue = 3;
-constexpr uint32_t kFull = 1, kEmpty = 2;
-
-std::string message_of(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const TimelineError& e) {
-    return e.what();
-  }
-  return "";
-}
+using namespace timeline_words;
 
 TEST(TimelineDecode, FieldsComeBackFromTheirWords) {
   std::vector<uint32_t> w;
