@@ -126,9 +126,10 @@ void run(const RecordArgs& a) {
                                std::to_string(differ) + " of " + std::to_string(c_count) + " elements");
     const traces::Timeline t = traces::decode_timeline(raw);
     if (t.dropped > 0)
-      throw std::runtime_error("the run claimed " + std::to_string(raw.events_claimed) + " events and " +
-                               std::to_string(t.dropped) + " did not fit their SM's part of --capacity = " +
-                               std::to_string(a.capacity) + " (1/256 each); record again with a larger --capacity");
+      throw std::runtime_error(std::to_string(t.dropped) + " of " + std::to_string(t.events.size() + t.dropped) +
+                               " events did not fit their region of --capacity = " + std::to_string(a.capacity) +
+                               " (" + std::to_string(raw.regions) + " regions, one per CTA and warpgroup, of " +
+                               std::to_string(raw.region_capacity) + " events); record again with a larger --capacity");
     const std::string title = "k10:" + tune::to_string(config) + " at " + a.shape;
     const nlohmann::json trace = traces::timeline_to_chrome(t, title);
     write_output_file(a.out, trace.dump(), "-o");
