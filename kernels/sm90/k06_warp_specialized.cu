@@ -12,11 +12,17 @@
 #include "common/sm90_device.cuh"
 #include "common/sm90_pipeline.hpp"
 #include "common/tma_store_rules.hpp"
+#include "gemmscope/traces/timeline.cuh"
 #include "host/tensor_map.hpp"
 #include "sm90/k06_config.hpp"
 #include "sm90/ladder.hpp"
 
 namespace gemmscope::sm90::k06 {
+
+namespace tl = gemmscope::traces::timeline_record;
+// A recording build (GEMMSCOPE_TIMELINE, kernels/timeline/) puts the kernel and its
+// launchers in an inline namespace of their own, apart from the library's.
+GEMMSCOPE_TIMELINE_NAMESPACE_BEGIN
 
 // ---- config: sm90/k06_config.hpp ------------------------------------------
 
@@ -62,14 +68,19 @@ __global__ void __launch_bounds__(kThreads, 1)
       const TileSlice sb = slice_b(kCluster, rank, kBN);
       const uint16_t mask_b = multicast_mask_b(kCluster, rank);
       Pipe p;
+      GEMMSCOPE_TIMELINE_EVENT(true, tl::kKindTileBegin, tl::kRoleProducer, 0, 0, tl::kBarrierNone, m0, n0);
       for (int kb = 0; kb < k_blocks; ++kb, p = p.advance()) {
         const uint32_t st = p.stage();
+        GEMMSCOPE_TIMELINE_EVENT(true, tl::kKindWaitBegin, tl::kRoleProducer, 0, st, tl::kBarrierEmpty, m0, n0);
         mbarrier_wait(&s.empty[st], p.empty_parity());
+        GEMMSCOPE_TIMELINE_EVENT(true, tl::kKindWaitEnd, tl::kRoleProducer, 0, st, tl::kBarrierEmpty, m0, n0);
         mbarrier_expect_bytes(&s.full[st], kStageBytes);
         tma_load_2d(s.a[st], &map_a, kb * kBK, m0, &s.full[st]);
         tma_load_2d_multicast(s.b[st] + sb.row0 * kBK, &map_b, kb * kBK, n0 + static_cast<int>(sb.row0),
                               &s.full[st], mask_b);
+        GEMMSCOPE_TIMELINE_EVENT(true, tl::kKindTmaIssue, tl::kRoleProducer, 0, st, tl::kBarrierNone, m0, n0);
       }
+      GEMMSCOPE_TIMELINE_EVENT(true, tl::kKindTileEnd, tl::kRoleProducer, 0, 0, tl::kBarrierNone, m0, n0);
     }
   } else {
     // ---- consumers: rows (warpgroup - 1) * 64 .. + 63 of the tile ----
@@ -87,27 +98,38 @@ __global__ void __launch_bounds__(kThreads, 1)
     };
     Pipe p;
     uint32_t previous = 0;
+    GEMMSCOPE_TIMELINE_EVENT(t == 0, tl::kKindTileBegin, tl::kRoleMainloop, consumer, 0, tl::kBarrierNone, m0, n0);
     for (int kb = 0; kb < k_blocks; ++kb, p = p.advance()) {
       const uint32_t st = p.stage();
+      GEMMSCOPE_TIMELINE_EVENT(t == 0, tl::kKindWaitBegin, tl::kRoleMainloop, consumer, st, tl::kBarrierFull, m0, n0);
       mbarrier_wait(&s.full[st], p.phase());
+      GEMMSCOPE_TIMELINE_EVENT(t == 0, tl::kKindWaitEnd, tl::kRoleMainloop, consumer, st, tl::kBarrierFull, m0, n0);
       const uint32_t a_base = ptx::smem_u32(s.a[st]), b_base = ptx::smem_u32(s.b[st]);
+      GEMMSCOPE_TIMELINE_DETAIL_EVENT(t == 0, tl::kKindWgmmaIssue, tl::kRoleMainloop, consumer, st, tl::kBarrierNone, m0, n0);
       ptx::wgmma_fence();
 #pragma unroll
       for (int kk = 0; kk < kBK; kk += kWgmmaK)
         ptx::WgmmaBf16F32<kBN>::mma(acc, desc_kmajor_sw128(a_base, consumer * kConsumerRows, kk),
                                     desc_kmajor_sw128(b_base, 0, kk), 1);
       ptx::wgmma_commit_group();
+      GEMMSCOPE_TIMELINE_DETAIL_EVENT(t == 0, tl::kKindWgmmaCommit, tl::kRoleMainloop, consumer, st, tl::kBarrierNone, m0, n0);
       // Keep this stage's wgmma in flight; the previous one is done: hand its stage back.
+      GEMMSCOPE_TIMELINE_DETAIL_EVENT(t == 0, tl::kKindWaitBegin, tl::kRoleMainloop, consumer, st, tl::kBarrierWgmma, m0, n0);
       ptx::wgmma_wait_group<1>();
+      GEMMSCOPE_TIMELINE_DETAIL_EVENT(t == 0, tl::kKindWaitEnd, tl::kRoleMainloop, consumer, st, tl::kBarrierWgmma, m0, n0);
       if (kb > 0) release(previous);
       previous = st;
     }
+    GEMMSCOPE_TIMELINE_DETAIL_EVENT(t == 0, tl::kKindWaitBegin, tl::kRoleMainloop, consumer, previous, tl::kBarrierWgmma, m0, n0);
     ptx::wgmma_wait_group<0>();
+    GEMMSCOPE_TIMELINE_DETAIL_EVENT(t == 0, tl::kKindWaitEnd, tl::kRoleMainloop, consumer, previous, tl::kBarrierWgmma, m0, n0);
     if (k_blocks > 0) release(previous);
+    GEMMSCOPE_TIMELINE_EVENT(t == 0, tl::kKindTileEnd, tl::kRoleMainloop, consumer, 0, tl::kBarrierNone, m0, n0);
 
     // Epilogue: registers -> stmatrix -> this consumer's swizzled staging -> TMA store.
     const uint32_t warp = t / 32, lane = t % 32;
     const uint32_t staging = ptx::smem_u32(s.c[consumer]);
+    GEMMSCOPE_TIMELINE_EVENT(t == 0, tl::kKindEpilogueBegin, tl::kRoleEpilogue, consumer, 0, tl::kBarrierNone, m0 + consumer * kConsumerRows, n0);
 #pragma unroll
     for (int pair = 0; pair < kBN / 16; ++pair) {
       const StmatrixRow at = stmatrix_x4_row(warp, lane, pair);
@@ -126,8 +148,11 @@ __global__ void __launch_bounds__(kThreads, 1)
                                         reinterpret_cast<uint8_t*>(s.c[consumer]) + box * kStoreBoxBytes);
       }
       cuda::ptx::cp_async_bulk_commit_group();
+      GEMMSCOPE_TIMELINE_DETAIL_EVENT(true, tl::kKindStoreIssue, tl::kRoleEpilogue, consumer, 0, tl::kBarrierNone, m0 + consumer * kConsumerRows, n0);
       cuda::ptx::cp_async_bulk_wait_group_read(cuda::ptx::n32_t<0>{});
+      GEMMSCOPE_TIMELINE_DETAIL_EVENT(true, tl::kKindStoreComplete, tl::kRoleEpilogue, consumer, 0, tl::kBarrierNone, m0 + consumer * kConsumerRows, n0);
     }
+    GEMMSCOPE_TIMELINE_EVENT(t == 0, tl::kKindEpilogueEnd, tl::kRoleEpilogue, consumer, 0, tl::kBarrierNone, m0 + consumer * kConsumerRows, n0);
   }
   cluster_sync();  // peers' arrivals on this CTA's barriers land before it exits
 }
@@ -157,4 +182,5 @@ void launch(const GemmShape& s, const GemmOperands& ops, cudaStream_t stream) {
   check_cuda(l.launch(k06_warp_specialized, map_a, map_b, map_c, static_cast<int>(s.k)), "k06_warp_specialized launch");
 }
 
+GEMMSCOPE_TIMELINE_NAMESPACE_END
 }  // namespace gemmscope::sm90::k06

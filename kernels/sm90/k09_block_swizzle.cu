@@ -17,11 +17,17 @@
 #include "common/sm90_pipeline.hpp"
 #include "common/sm90_scheduler.hpp"
 #include "common/tma_store_rules.hpp"
+#include "gemmscope/traces/timeline.cuh"
 #include "host/tensor_map.hpp"
 #include "sm90/k09_config.hpp"
 #include "sm90/ladder.hpp"
 
 namespace gemmscope::sm90::k09 {
+
+namespace tl = gemmscope::traces::timeline_record;
+// A recording build (GEMMSCOPE_TIMELINE, kernels/timeline/) puts the kernel and its
+// launchers in an inline namespace of their own, apart from the library's.
+GEMMSCOPE_TIMELINE_NAMESPACE_BEGIN
 
 // ---- config: sm90/k09_config.hpp ------------------------------------------
 
@@ -126,14 +132,19 @@ __global__ void __launch_bounds__(kThreads, 1)
         }
         const WorkCoord w = order_grouped_zigzag(prob.grid, tile, prob.group);
         const int m0 = static_cast<int>((w.m * kCluster.m + rank) * kBM), n0 = static_cast<int>(w.n * kBN);
+        GEMMSCOPE_TIMELINE_EVENT(true, tl::kKindTileBegin, tl::kRoleProducer, 0, 0, tl::kBarrierNone, m0, n0);
         for (int kb = 0; kb < prob.k_blocks; ++kb, p = p.advance()) {
           const uint32_t st = p.stage();
+          GEMMSCOPE_TIMELINE_EVENT(true, tl::kKindWaitBegin, tl::kRoleProducer, 0, st, tl::kBarrierEmpty, m0, n0);
           mbarrier_wait(&s.empty[st], p.empty_parity());
+          GEMMSCOPE_TIMELINE_EVENT(true, tl::kKindWaitEnd, tl::kRoleProducer, 0, st, tl::kBarrierEmpty, m0, n0);
           mbarrier_expect_bytes(&s.full[st], kStageBytes);
           tma_load_2d(s.a[st], &map_a, kb * kBK, m0, &s.full[st]);
           tma_load_2d_multicast(s.b[st] + sb.row0 * kBK, &map_b, kb * kBK, n0 + static_cast<int>(sb.row0),
                                 &s.full[st], mask_b);
+          GEMMSCOPE_TIMELINE_EVENT(true, tl::kKindTmaIssue, tl::kRoleProducer, 0, st, tl::kBarrierNone, m0, n0);
         }
+        GEMMSCOPE_TIMELINE_EVENT(true, tl::kKindTileEnd, tl::kRoleProducer, 0, 0, tl::kBarrierNone, m0, n0);
         tile = next;
       }
     }
@@ -167,30 +178,43 @@ __global__ void __launch_bounds__(kThreads, 1)
 #pragma unroll
       for (int i = 0; i < kBN / 2; ++i) acc[i] = 0.f;
       uint32_t previous = 0;
+      GEMMSCOPE_TIMELINE_EVENT(t == 0, tl::kKindTileBegin, tl::kRoleMainloop, consumer, 0, tl::kBarrierNone, m0, n0);
       for (int kb = 0; kb < prob.k_blocks; ++kb, p = p.advance()) {
         const uint32_t st = p.stage();
+        GEMMSCOPE_TIMELINE_EVENT(t == 0, tl::kKindWaitBegin, tl::kRoleMainloop, consumer, st, tl::kBarrierFull, m0, n0);
         mbarrier_wait(&s.full[st], p.phase());
+        GEMMSCOPE_TIMELINE_EVENT(t == 0, tl::kKindWaitEnd, tl::kRoleMainloop, consumer, st, tl::kBarrierFull, m0, n0);
         const uint32_t a_base = ptx::smem_u32(s.a[st]), b_base = ptx::smem_u32(s.b[st]);
+        GEMMSCOPE_TIMELINE_DETAIL_EVENT(t == 0, tl::kKindWgmmaIssue, tl::kRoleMainloop, consumer, st, tl::kBarrierNone, m0, n0);
         ptx::wgmma_fence();
 #pragma unroll
         for (int kk = 0; kk < kBK; kk += kWgmmaK)
           ptx::WgmmaBf16F32<kBN>::mma(acc, desc_kmajor_sw128(a_base, consumer * kConsumerRows, kk),
                                       desc_kmajor_sw128(b_base, 0, kk), 1);
         ptx::wgmma_commit_group();
+        GEMMSCOPE_TIMELINE_DETAIL_EVENT(t == 0, tl::kKindWgmmaCommit, tl::kRoleMainloop, consumer, st, tl::kBarrierNone, m0, n0);
+        GEMMSCOPE_TIMELINE_DETAIL_EVENT(t == 0, tl::kKindWaitBegin, tl::kRoleMainloop, consumer, st, tl::kBarrierWgmma, m0, n0);
         ptx::wgmma_wait_group<1>();
+        GEMMSCOPE_TIMELINE_DETAIL_EVENT(t == 0, tl::kKindWaitEnd, tl::kRoleMainloop, consumer, st, tl::kBarrierWgmma, m0, n0);
         if (kb > 0) release(previous);
         previous = st;
       }
+      GEMMSCOPE_TIMELINE_DETAIL_EVENT(t == 0, tl::kKindWaitBegin, tl::kRoleMainloop, consumer, previous, tl::kBarrierWgmma, m0, n0);
       ptx::wgmma_wait_group<0>();
+      GEMMSCOPE_TIMELINE_DETAIL_EVENT(t == 0, tl::kKindWaitEnd, tl::kRoleMainloop, consumer, previous, tl::kBarrierWgmma, m0, n0);
       release(previous);
+      GEMMSCOPE_TIMELINE_EVENT(t == 0, tl::kKindTileEnd, tl::kRoleMainloop, consumer, 0, tl::kBarrierNone, m0, n0);
 
       // Epilogue as k07; the store groups of this tile's last boxes stay in flight
       // into the next tile.
+      GEMMSCOPE_TIMELINE_EVENT(t == 0, tl::kKindEpilogueBegin, tl::kRoleEpilogue, consumer, 0, tl::kBarrierNone, m0 + consumer * kConsumerRows, n0);
 #pragma unroll
       for (int box = 0; box < kBN / kStoreCols; ++box) {
         const int buffer = box % kStagingBuffers;
+        GEMMSCOPE_TIMELINE_DETAIL_EVENT(t == 0, tl::kKindWaitBegin, tl::kRoleEpilogue, consumer, buffer, tl::kBarrierStaging, m0 + consumer * kConsumerRows, n0);
         if (t == 0) cuda::ptx::cp_async_bulk_wait_group_read(cuda::ptx::n32_t<kStagingBuffers - 1>{});
         named_barrier_sync(1 + consumer, 128);
+        GEMMSCOPE_TIMELINE_DETAIL_EVENT(t == 0, tl::kKindWaitEnd, tl::kRoleEpilogue, consumer, buffer, tl::kBarrierStaging, m0 + consumer * kConsumerRows, n0);
         const uint32_t staging = ptx::smem_u32(s.c[consumer][buffer]);
 #pragma unroll
         for (int pair = 0; pair < kStoreCols / 16; ++pair) {
@@ -207,10 +231,13 @@ __global__ void __launch_bounds__(kThreads, 1)
           cuda::ptx::cp_async_bulk_tensor(cuda::ptx::space_global, cuda::ptx::space_shared, &map_c, coords,
                                           reinterpret_cast<uint8_t*>(s.c[consumer][buffer]));
           cuda::ptx::cp_async_bulk_commit_group();
+          GEMMSCOPE_TIMELINE_DETAIL_EVENT(true, tl::kKindStoreIssue, tl::kRoleEpilogue, consumer, buffer, tl::kBarrierNone, m0 + consumer * kConsumerRows, n0);
         }
       }
+      GEMMSCOPE_TIMELINE_EVENT(t == 0, tl::kKindEpilogueEnd, tl::kRoleEpilogue, consumer, 0, tl::kBarrierNone, m0 + consumer * kConsumerRows, n0);
     }
     if (t == 0) cuda::ptx::cp_async_bulk_wait_group_read(cuda::ptx::n32_t<0>{});
+    GEMMSCOPE_TIMELINE_DETAIL_EVENT(t == 0, tl::kKindStoreComplete, tl::kRoleEpilogue, consumer, 0, tl::kBarrierNone, -1, -1);
   }
   cluster_sync();
 }
@@ -297,4 +324,5 @@ void launch_with_group(const GemmShape& shape, const GemmOperands& ops, cudaStre
   else launch_schedule<false>(shape, ops, stream, group);
 }
 
+GEMMSCOPE_TIMELINE_NAMESPACE_END
 }  // namespace gemmscope::sm90::k09

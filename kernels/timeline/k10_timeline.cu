@@ -21,6 +21,13 @@
 namespace gemmscope::sm90::k10 {
 namespace {
 
+// The writers' state (timeline.cuh) in static shared memory, beside each instance's own.
+#define GEMMSCOPE_K10_TIMELINE_FITS(BM, BN, BK, STAGES, CM, CN, DYN, PP)                                \
+  static_assert(kSharedBytes<BM, BN, BK, STAGES> + timeline_record::kSharedBytes <= tune::kSm90MaxSharedPerBlock, \
+                "k10 recording instance: its shared memory and the timeline writers' state within 227 KiB");
+GEMMSCOPE_K10_TIMELINE_INSTANCES(GEMMSCOPE_K10_TIMELINE_FITS)
+#undef GEMMSCOPE_K10_TIMELINE_FITS
+
 struct TimelineInstance {
   tune::KernelConfig config;
   InstanceFns fns;

@@ -1,6 +1,7 @@
 // gemmscope timeline: hardware timelines in the Chrome trace event format
 // (docs/timelines.md). `render` validates a trace and draws its summary (per role: busy,
-// waiting on each barrier, idle; the tail wave per SM); `compare` sets two traces side
+// waiting on each barrier, idle; the tail wave per SM); `trim` keeps the first tiles of
+// the first SMs, a trace small enough to share; `compare` sets two traces side
 // by side per role (a recording and the simulator's `sim --chrome`). `record` (the GPU)
 // is in cmd_gpu_timeline.cpp. The logic lives in traces/chrome_trace.hpp.
 #include <algorithm>
@@ -80,6 +81,21 @@ void render(const RenderArgs& a) {
   std::printf("summary: %s\n", a.out.c_str());
 }
 
+struct TrimArgs {
+  std::string in, out;
+  size_t tiles = 2, sms = 16;
+};
+
+void trim(const TrimArgs& a) {
+  check_output_file(a.out, "-o");
+  const nlohmann::json trace = traces::read_chrome_trace(a.in);
+  const nlohmann::json kept = traces::trim_chrome_trace(trace, a.tiles, a.sms);
+  const auto count = [](const nlohmann::json& t) { return (t.is_object() ? t.at("traceEvents") : t).size(); };
+  write_output_file(a.out, kept.dump(), "-o");
+  std::printf("%s: kept %zu of %zu events (first %zu tiles of each track on the first %zu SMs); %s\n", a.in.c_str(),
+              count(kept), count(trace), a.tiles, a.sms, a.out.c_str());
+}
+
 struct CompareArgs {
   std::string a, b;
   size_t events = 12;
@@ -130,6 +146,16 @@ const Registration reg{
       render_cmd->add_option("-o,--out", r->out, "SVG file to write")->required();
       render_cmd->add_option("--title", r->title, "title (default: the trace's own)");
       render_cmd->callback([r] { render(*r); });
+
+      auto t = std::make_shared<TrimArgs>();
+      CLI::App* trim_cmd = cmd->add_subcommand(
+          "trim", "A shorter Chrome trace to share: the first tiles of each track on the first SMs");
+      trim_cmd->add_option("trace", t->in, "Chrome trace JSON (timeline record)")->required();
+      trim_cmd->add_option("-o,--out", t->out, "Chrome trace JSON to write")->required();
+      trim_cmd->add_option("--max-tiles-per-sm", t->tiles, "tiles kept of each track (role) on an SM, at least 1")
+          ->capture_default_str();
+      trim_cmd->add_option("--max-sms", t->sms, "SMs (processes) kept, lowest first, at least 1")->capture_default_str();
+      trim_cmd->callback([t] { trim(*t); });
 
       auto k = std::make_shared<CompareArgs>();
       CLI::App* compare_cmd = cmd->add_subcommand(

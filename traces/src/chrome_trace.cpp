@@ -324,6 +324,44 @@ double covered(std::vector<std::pair<double, double>> v) {
 
 }  // namespace
 
+json trim_chrome_trace(const json& trace, size_t tiles_per_track, size_t processes) {
+  if (tiles_per_track < 1 || processes < 1)
+    throw TimelineError("trim: tiles per track = " + std::to_string(tiles_per_track) + " and processes = " +
+                        std::to_string(processes) + " must both be at least 1");
+  const json& list = trace.is_object() ? trace.at("traceEvents") : trace;
+  // Per process, the first `processes` (by pid) that hold a tile; per track, the ends
+  // of its tiles in order.
+  std::map<int64_t, std::map<int64_t, std::vector<double>>> tile_ends;  // pid -> tid -> ends
+  for (const json& e : list)
+    if (e.at("ph") == "X" && e.value("cat", std::string()) == "tile")
+      tile_ends[e.at("pid").get<int64_t>()][e.at("tid").get<int64_t>()].push_back(e.at("ts").get<double>() +
+                                                                                  e.at("dur").get<double>());
+  if (tile_ends.empty())
+    throw TimelineError("trim: the trace has no tile (an X event of cat \"tile\", as a recording writes) to cut after");
+  std::map<int64_t, double> cutoff;  // pid -> the latest end of its tracks' tiles_per_track-th tile
+  for (auto& [pid, tracks] : tile_ends) {
+    if (cutoff.size() == processes) break;
+    double c = std::numeric_limits<double>::lowest();
+    for (auto& [tid, ends] : tracks) {
+      std::sort(ends.begin(), ends.end());
+      c = std::max(c, ends[std::min(ends.size(), tiles_per_track) - 1]);
+    }
+    cutoff[pid] = c;
+  }
+  json kept = json::array();
+  for (const json& e : list) {
+    const auto it = cutoff.find(e.value("pid", int64_t{-1}));
+    if (it == cutoff.end()) continue;
+    const std::string ph = e.at("ph").get<std::string>();
+    const double end = ph == "M" ? 0.0 : e.at("ts").get<double>() + (ph == "X" ? e.at("dur").get<double>() : 0.0);
+    if (ph == "M" || end <= it->second) kept.push_back(e);
+  }
+  if (!trace.is_object()) return kept;
+  json out = trace;
+  out["traceEvents"] = std::move(kept);
+  return out;
+}
+
 std::vector<RoleShares> role_shares(const json& trace) {
   const Parsed p = parse(trace);
   std::map<std::string, RoleShares> by_role;

@@ -86,7 +86,35 @@ Timeline decode_timeline(const std::vector<uint32_t>& words, uint64_t claimed) {
 }
 
 Timeline decode_timeline(const timeline_record::RecordedTimeline& raw) {
-  return decode_timeline(raw.words, raw.events_claimed);
+  const uint64_t slots = uint64_t{raw.regions} * raw.region_capacity;
+  if (raw.words.size() != slots * tr::kWordsPerEvent)
+    throw TimelineError("timeline buffer: " + std::to_string(raw.words.size()) + " words must be regions (" +
+                        std::to_string(raw.regions) + ") x region capacity (" + std::to_string(raw.region_capacity) +
+                        ") x " + std::to_string(tr::kWordsPerEvent));
+  if (raw.regions > 0 && (raw.warpgroups_per_cta == 0 || raw.regions % raw.warpgroups_per_cta != 0))
+    throw TimelineError("timeline buffer: " + std::to_string(raw.regions) + " regions must be a whole number of CTAs of " +
+                        std::to_string(raw.warpgroups_per_cta) + " warpgroups (at least 1)");
+  // Each region: its writer's events from slot 0, then only unwritten (zero) slots.
+  std::vector<uint32_t> events;
+  for (uint32_t r = 0; r < raw.regions; ++r) {
+    const uint32_t cta = r / raw.warpgroups_per_cta;
+    uint64_t written = 0;
+    for (uint64_t i = 0; i < raw.region_capacity; ++i) {
+      const uint32_t* w = raw.words.data() + (uint64_t{r} * raw.region_capacity + i) * tr::kWordsPerEvent;
+      const std::string at = "timeline region " + std::to_string(r) + " (CTA " + std::to_string(cta) + ", warpgroup " +
+                             std::to_string(r % raw.warpgroups_per_cta) + "), slot " + std::to_string(i) + ": ";
+      if (w[tr::kWordHeader] == 0) continue;
+      if (written != i)
+        throw TimelineError(at + "an event after the unwritten slot " + std::to_string(written) +
+                            " (a region's events are contiguous from its first slot)");
+      if (w[tr::kWordCta] != cta)
+        throw TimelineError(at + "CTA = " + std::to_string(w[tr::kWordCta]) + " must be the region's CTA " +
+                            std::to_string(cta));
+      events.insert(events.end(), w, w + tr::kWordsPerEvent);
+      ++written;
+    }
+  }
+  return decode_timeline(events, events.size() / tr::kWordsPerEvent + raw.dropped);
 }
 
 std::vector<std::string> check_timeline(const Timeline& t) {

@@ -180,4 +180,61 @@ TEST(TimelineSim, ASimulatedRunWritesAValidTraceOfEveryEvent) {
   EXPECT_FALSE(gemmscope::traces::role_shares(trace).empty());
 }
 
+// Trimming: SM 1's consumer has tiles ending at 10, 20, 30 and its producer at 8, 18, 28;
+// SM 2 has one tile, SM 3 none.
+json trim_input() {
+  auto x = [](int64_t pid, int64_t tid, const char* cat, double ts, double dur) {
+    return json{{"name", cat}, {"cat", cat}, {"ph", "X"}, {"ts", ts}, {"dur", dur}, {"pid", pid}, {"tid", tid}};
+  };
+  json events = json::array();
+  for (int64_t pid : {1, 2, 3})
+    events.push_back({{"name", "process_name"}, {"ph", "M"}, {"pid", pid}, {"tid", 0}, {"args", {{"name", "SM"}}}});
+  for (int i = 0; i < 3; ++i) {
+    events.push_back(x(1, 16, "tile", 10.0 * i, 10));
+    events.push_back(x(1, 0, "tile", i == 0 ? 0.0 : 10.0 * i - 2, i == 0 ? 8 : 10));
+  }
+  events.push_back(x(1, 16, "wait", 21, 1));
+  events.push_back(x(1, 16, "wait", 12, 1));
+  events.push_back({{"name", "TMA issue"}, {"cat", "issue"}, {"ph", "i"}, {"ts", 25}, {"pid", 1}, {"tid", 0}});
+  events.push_back(x(2, 16, "tile", 0, 50));
+  events.push_back(x(3, 16, "wait", 0, 1));
+  return {{"traceEvents", events}, {"otherData", {{"title", "t"}}}};
+}
+
+TEST(ChromeTrim, KeepsTheFirstTilesOfEachTrackOnTheFirstSms) {
+  const json kept = gemmscope::traces::trim_chrome_trace(trim_input(), 2, 1);
+  // SM 1 only (the first with a tile); cut at 20, the later of its tracks' second tile
+  // ends (20 and 18): 2 + 2 tiles, the wait at 12, its metadata. Not the wait at 21,
+  // the issue at 25, the third tiles.
+  size_t tiles = 0, waits = 0, meta = 0;
+  for (const json& e : kept["traceEvents"]) {
+    EXPECT_EQ(e["pid"], 1) << e.dump();
+    if (e["ph"] == "M") ++meta;
+    else if (e["cat"] == "tile") ++tiles;
+    else if (e["cat"] == "wait") {
+      ++waits;
+      EXPECT_EQ(e["ts"], 12) << e.dump();
+    } else {
+      ADD_FAILURE() << "kept " << e.dump();
+    }
+  }
+  EXPECT_EQ(tiles, 4u);
+  EXPECT_EQ(waits, 1u);
+  EXPECT_EQ(meta, 1u);
+  EXPECT_EQ(kept["otherData"]["title"], "t");
+  EXPECT_TRUE(gemmscope::traces::validate_chrome_trace(kept).empty());
+}
+
+TEST(ChromeTrim, MoreTilesThanATrackHasKeepItAllAndSmsWithoutTilesAreLeftOut) {
+  const json kept = gemmscope::traces::trim_chrome_trace(trim_input(), 5, 10);
+  // SMs 1 and 2 whole (9 + 1 events and their metadata); SM 3 has no tile.
+  EXPECT_EQ(kept["traceEvents"].size(), 12u);
+  for (const json& e : kept["traceEvents"]) EXPECT_NE(e["pid"], 3) << e.dump();
+  EXPECT_NE(message_of([&] { gemmscope::traces::trim_chrome_trace(trim_input(), 0, 1); }).find("at least 1"),
+            std::string::npos);
+  const json no_tile = {{"traceEvents", json::array({trim_input()["traceEvents"].back()})}};  // SM 3's wait
+  EXPECT_NE(message_of([&] { gemmscope::traces::trim_chrome_trace(no_tile, 2, 1); }).find("has no tile"),
+            std::string::npos);
+}
+
 }  // namespace

@@ -370,7 +370,7 @@ TEST_F(CliErrors, KernelNamesAndShapes) {
                   "gemmscope: no shapes given: expected a list like 4096x4096x4096,512x8192x5376"});
 }
 
-// gemmscope timeline render / compare (host-only): a file that breaks the Chrome trace
+// gemmscope timeline render / trim / compare (host-only): a file that breaks the Chrome trace
 // event format is refused naming the file, the event and the rule.
 TEST_F(CliErrors, TimelineFiles) {
   const std::string dir = testing::TempDir();
@@ -392,6 +392,13 @@ TEST_F(CliErrors, TimelineFiles) {
   std::ofstream(dir + "/ok.json") << R"([{"name":"a","ph":"X","ts":1,"dur":1,"pid":0,"tid":0}])";
   expect_refused({{"timeline", "compare", dir + "/ok.json", dir + "/ok.json", "--events", "0"},
                   "gemmscope: --events = 0 must be in 1..1000"});
+  // trim: ok.json has no tile to cut after; a count of 0 is refused before any reading.
+  expect_refused({{"timeline", "trim", dir + "/ok.json", "-o", dir + "/trim.json"},
+                  "gemmscope: trim: the trace has no tile (an X event of cat \"tile\", as a recording writes) to cut "
+                  "after"});
+  std::ofstream(dir + "/tile.json") << R"([{"name":"t","cat":"tile","ph":"X","ts":1,"dur":1,"pid":0,"tid":0}])";
+  expect_refused({{"timeline", "trim", dir + "/tile.json", "-o", dir + "/trim.json", "--max-sms", "0"},
+                  "gemmscope: trim: tiles per track = 2 and processes = 0 must both be at least 1"});
   expect_refused({{"sim", "--tiles-n", "100", "--k-blocks", "100", "--chrome", dir + "/t.json"},
                   "gemmscope: --tiles-n x --k-blocks = 10000 must be at most 4096 with --chrome (the trace holds every "
                   "event)"});
@@ -409,13 +416,13 @@ TEST_F(CliErrors, TimelineFiles) {
 }
 
 // timeline record (built with the kernels) refuses kernels without a recording
-// instance and bad shapes before it looks for a GPU.
+// build or instance and bad shapes before it looks for a GPU.
 TEST_F(CliErrors, TimelineRecord) {
 #ifdef GEMMSCOPE_CLI
   if (!has_gpu_commands()) GTEST_SKIP() << "built without the kernels: no timeline record";
 #endif
-  expect_refused({{"timeline", "record", "--kernel", "k08", "-o", "x.json"},
-                  "gemmscope: --kernel = k08 must be k10:<configuration> (only k10 is instrumented)"});
+  expect_refused({{"timeline", "record", "--kernel", "k05", "-o", "x.json"},
+                  "gemmscope: --kernel = k05 must be one of k06, k07, k08, k09, k10:<configuration>"});
   expect_refused({{"timeline", "record", "--kernel", "k10:64x64x64.s12.wg1.c2x1.static", "-o", "x.json"},
                   "gemmscope: --kernel = k10:64x64x64.s12.wg1.c2x1.static has no recording instance; compiled: ",
                   /*prefix_only=*/true});

@@ -1,8 +1,9 @@
-# The timeline recorder costs nothing compiled out: a k10 instance built from the
-# instrumented sources (GEMMSCOPE_TIMELINE not defined) has the same SASS as one built
-# from a copy of the sources with every line that names the recorder removed (the
-# macro calls, the header's include, the namespace alias and markers). A third build,
-# with GEMMSCOPE_TIMELINE defined, must differ: the comparison can see a change.
+# The timeline recorder costs nothing compiled out: a k10 instance, and each of k06-k09,
+# built from the instrumented sources (GEMMSCOPE_TIMELINE not defined) has the same
+# SASS as one built from a copy of the sources with every line that names the recorder
+# removed (the macro calls, the header's include, the namespace alias and markers). A
+# third build, with GEMMSCOPE_TIMELINE defined, must differ: the comparison can see a
+# change.
 #   cmake -DSOURCE=<repo> -DWORK=<dir> -DNVCC=<nvcc> -DREADELF=<readelf> [-DCUOBJDUMP=<cuobjdump>]
 #         -DGENERATED=<build>/generated -P timeline_sass_test.cmake
 foreach(v SOURCE WORK NVCC READELF GENERATED)
@@ -14,11 +15,16 @@ file(REMOVE_RECURSE ${WORK})
 file(MAKE_DIRECTORY ${WORK}/stripped)
 
 # The instrumented parts must hold recorder calls, else the test proves nothing.
-foreach(part producer mainloop epilogue)
-  file(STRINGS ${SOURCE}/kernels/sm90/k10/${part}.cuh calls REGEX "GEMMSCOPE_TIMELINE_EVENT\\(")
+set(ladder k06_warp_specialized k07_epilogue_double_buffer k08_persistent k09_block_swizzle)
+set(parts k10/producer.cuh k10/mainloop.cuh k10/epilogue.cuh)
+foreach(kernel ${ladder})
+  list(APPEND parts ${kernel}.cu)
+endforeach()
+foreach(part ${parts})
+  file(STRINGS ${SOURCE}/kernels/sm90/${part} calls REGEX "GEMMSCOPE_TIMELINE_EVENT\\(")
   list(LENGTH calls n)
   if(n EQUAL 0)
-    message(FATAL_ERROR "timeline_sass_test: kernels/sm90/k10/${part}.cuh has no GEMMSCOPE_TIMELINE_EVENT call")
+    message(FATAL_ERROR "timeline_sass_test: kernels/sm90/${part} has no GEMMSCOPE_TIMELINE_EVENT call")
   endif()
 endforeach()
 
@@ -43,11 +49,12 @@ if(removed EQUAL 0)
 endif()
 message(STATUS "removed ${removed} timeline lines from the stripped copy")
 
-function(build tree defines out)
+# source: the translation unit; kernel: a regex its kernels' section names match.
+function(build tree defines out source kernel)
   execute_process(
     COMMAND ${NVCC} -std=c++20 -gencode=arch=compute_90a,code=sm_90a --expt-relaxed-constexpr -cubin ${defines}
             -I${tree} -I${tree}/include -I${SOURCE}/model/include -I${SOURCE}/traces/include -I${GENERATED}
-            ${SOURCE}/verify/cpu/timeline_sass_instance.cu -o ${WORK}/${out}.cubin
+            ${source} -o ${WORK}/${out}.cubin
     RESULT_VARIABLE rc ERROR_VARIABLE err OUTPUT_VARIABLE log)
   if(NOT rc EQUAL 0)
     message(FATAL_ERROR "timeline_sass_test: nvcc failed for ${out}:\n${err}")
@@ -60,10 +67,10 @@ function(build tree defines out)
     message(FATAL_ERROR "timeline_sass_test: readelf could not read ${WORK}/${out}.cubin")
   endif()
   string(REGEX MATCHALL "\\.(text|nv\\.info)\\.[^ \n]+" names "${sections}")
-  list(FILTER names INCLUDE REGEX "k10_tunable")
+  list(FILTER names INCLUDE REGEX "${kernel}")
   list(LENGTH names n)
   if(n LESS 2)
-    message(FATAL_ERROR "timeline_sass_test: ${out}: no k10_tunable code section in the cubin: not the kernel")
+    message(FATAL_ERROR "timeline_sass_test: ${out}: no ${kernel} code section in the cubin: not the kernel")
   endif()
   set(code "")
   foreach(name ${names})
@@ -88,19 +95,37 @@ function(build tree defines out)
   file(WRITE ${WORK}/${out}.code "${code}")
 endfunction()
 
-# The instance's source includes "sm90/k10_tunable.cuh" through -I<tree> only: the
+# compare(name): the three builds of `name`, compiled out, stripped and recording.
+function(compare name)
+  file(READ ${WORK}/${name}-off.code off)
+  file(READ ${WORK}/${name}-stripped.code stripped)
+  file(READ ${WORK}/${name}-on.code on)
+  if(NOT off STREQUAL stripped)
+    message(FATAL_ERROR "timeline_sass_test: ${name}: the SASS with the recorder compiled out differs from the build "
+                        "without it: diff ${WORK}/${name}-off.code ${WORK}/${name}-stripped.code")
+  endif()
+  if(off STREQUAL on)
+    message(FATAL_ERROR "timeline_sass_test: ${name}: the recording build's SASS equals the plain one: the comparison "
+                        "sees nothing")
+  endif()
+  message(STATUS "timeline_sass_test: ${name}: compiled-out SASS identical to the build without the recorder; "
+                 "recording build differs")
+endfunction()
+
+# The k10 instance's source includes "sm90/k10_tunable.cuh" through -I<tree> only: the
 # quoted include searches the instance's own folder (verify/cpu) first, which has none.
-build(${SOURCE}/kernels "" off)
-build(${WORK}/stripped/kernels "" stripped)
-build(${SOURCE}/kernels "-DGEMMSCOPE_TIMELINE" on)
-file(READ ${WORK}/off.code off)
-file(READ ${WORK}/stripped.code stripped)
-file(READ ${WORK}/on.code on)
-if(NOT off STREQUAL stripped)
-  message(FATAL_ERROR "timeline_sass_test: the SASS with the recorder compiled out differs from the build without "
-                      "it: diff ${WORK}/off.code ${WORK}/stripped.code")
-endif()
-if(off STREQUAL on)
-  message(FATAL_ERROR "timeline_sass_test: the recording build's SASS equals the plain one: the comparison sees nothing")
-endif()
-message(STATUS "timeline_sass_test: compiled-out SASS identical to the build without the recorder; recording build differs")
+set(instance ${SOURCE}/verify/cpu/timeline_sass_instance.cu)
+build(${SOURCE}/kernels "" k10-off ${instance} k10_tunable)
+build(${WORK}/stripped/kernels "" k10-stripped ${instance} k10_tunable)
+build(${SOURCE}/kernels "-DGEMMSCOPE_TIMELINE" k10-on ${instance} k10_tunable)
+compare(k10)
+# k06-k09: each kernel file is a whole translation unit, from its own tree.
+foreach(kernel ${ladder})
+  string(REGEX MATCH "^k0[0-9]" name ${kernel})
+  # The kernel function's name: k08 and k09 name theirs kNN_persistent.
+  string(REGEX REPLACE "_block_swizzle$" "_persistent" function ${kernel})
+  build(${SOURCE}/kernels "" ${name}-off ${SOURCE}/kernels/sm90/${kernel}.cu ${function})
+  build(${WORK}/stripped/kernels "" ${name}-stripped ${WORK}/stripped/kernels/sm90/${kernel}.cu ${function})
+  build(${SOURCE}/kernels "-DGEMMSCOPE_TIMELINE" ${name}-on ${SOURCE}/kernels/sm90/${kernel}.cu ${function})
+  compare(${name})
+endforeach()

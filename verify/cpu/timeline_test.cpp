@@ -3,6 +3,7 @@
 // comments, written out here.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <functional>
 #include <string>
 #include <vector>
@@ -55,6 +56,73 @@ TEST(TimelineDecode, RefusesWhatTheLayoutRules) {
   std::vector<uint32_t> wait_without_barrier;
   put(wait_without_barrier, kWaitBegin, kProducer, 0, 0, 0, 0, 0, 0, 0, 10);
   EXPECT_NE(message_of([&] { gemmscope::traces::decode_timeline(wait_without_barrier, 1); }).find("must name a barrier"),
+            std::string::npos);
+}
+
+// The recorder's buffer (timeline_record.hpp): one region of `capacity` events per CTA
+// and warpgroup, each filled from its first slot, the rest zero.
+gemmscope::traces::timeline_record::RecordedTimeline regions_of(uint32_t ctas, uint32_t warpgroups, uint32_t capacity,
+                                                                uint64_t dropped) {
+  gemmscope::traces::timeline_record::RecordedTimeline raw;
+  raw.regions = ctas * warpgroups;
+  raw.region_capacity = capacity;
+  raw.warpgroups_per_cta = warpgroups;
+  raw.dropped = dropped;
+  raw.words.assign(size_t{raw.regions} * capacity * 8, 0u);
+  return raw;
+}
+// Event `slot` of region `region`, written by hand as `put` does.
+void put_at(gemmscope::traces::timeline_record::RecordedTimeline& raw, uint32_t region, uint32_t slot, uint32_t kind,
+            uint32_t role, uint32_t cta, uint64_t ns) {
+  std::vector<uint32_t> one;
+  put(one, kind, role, 0, 0, 0, cta, 9, 0, 0, ns);
+  std::copy(one.begin(), one.end(), raw.words.begin() + (size_t{region} * raw.region_capacity + slot) * 8);
+}
+
+TEST(TimelineRegions, EachRegionsEventsComeBackInOrderWithoutItsEmptySlots) {
+  // 2 CTAs x 2 warpgroups, 3 slots each: region 0 holds 2 events, region 1 one,
+  // region 2 none, region 3 three (full).
+  auto raw = regions_of(2, 2, 3, 2);
+  put_at(raw, 0, 0, kTma, kProducer, 0, 100);
+  put_at(raw, 0, 1, kTma, kProducer, 0, 101);
+  put_at(raw, 1, 0, kTma, kMainloop, 0, 200);
+  put_at(raw, 3, 0, kTma, kMainloop, 1, 400);
+  put_at(raw, 3, 1, kTma, kMainloop, 1, 401);
+  put_at(raw, 3, 2, kTma, kMainloop, 1, 402);
+  const Timeline t = gemmscope::traces::decode_timeline(raw);
+  ASSERT_EQ(t.events.size(), 6u);
+  const uint64_t times[] = {100, 101, 200, 400, 401, 402};
+  const uint32_t ctas[] = {0, 0, 0, 1, 1, 1};
+  for (size_t i = 0; i < 6; ++i) {
+    EXPECT_EQ(t.events[i].time_ns, times[i]) << i;
+    EXPECT_EQ(t.events[i].cta, ctas[i]) << i;
+  }
+  EXPECT_EQ(t.dropped, 2u);
+}
+
+TEST(TimelineRegions, ARunThatRecordedNothingDecodesEmpty) {
+  const Timeline t = gemmscope::traces::decode_timeline(regions_of(0, 0, 0, 5));
+  EXPECT_TRUE(t.events.empty());
+  EXPECT_EQ(t.dropped, 5u);  // every event found no room: still counted
+}
+
+TEST(TimelineRegions, RefusesWhatTheLayoutRules) {
+  auto short_buffer = regions_of(2, 1, 4, 0);
+  short_buffer.words.resize(short_buffer.words.size() - 8);
+  EXPECT_NE(message_of([&] { gemmscope::traces::decode_timeline(short_buffer); })
+                .find("regions (2) x region capacity (4) x 8"),
+            std::string::npos);
+  auto not_whole_ctas = regions_of(3, 1, 1, 0);
+  not_whole_ctas.warpgroups_per_cta = 2;
+  EXPECT_NE(message_of([&] { gemmscope::traces::decode_timeline(not_whole_ctas); }).find("whole number of CTAs of 2"),
+            std::string::npos);
+  auto gap = regions_of(1, 2, 3, 0);
+  put_at(gap, 1, 1, kTma, kMainloop, 0, 10);  // slot 0 of region 1 left unwritten
+  EXPECT_NE(message_of([&] { gemmscope::traces::decode_timeline(gap); }).find("region 1 (CTA 0, warpgroup 1), slot 1: an event after the unwritten slot 0"),
+            std::string::npos);
+  auto wrong_cta = regions_of(2, 1, 2, 0);
+  put_at(wrong_cta, 1, 0, kTma, kProducer, 0, 10);  // region 1 is CTA 1's
+  EXPECT_NE(message_of([&] { gemmscope::traces::decode_timeline(wrong_cta); }).find("CTA = 0 must be the region's CTA 1"),
             std::string::npos);
 }
 

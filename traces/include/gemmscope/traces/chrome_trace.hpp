@@ -42,6 +42,13 @@ std::vector<std::string> validate_chrome_trace(const nlohmann::json& trace);
 // first breach.
 nlohmann::json read_chrome_trace(const std::string& path);
 
+// A shorter trace to share: the first `processes` processes (by pid) that hold a tile
+// (an "X" event of cat "tile"), each cut after its tracks' first `tiles_per_track`
+// tiles: an event is kept where it ends (ts + dur) by the latest end of those tiles
+// over the process's tracks; metadata of kept processes is kept. Throws TimelineError
+// where either count is 0 or the trace holds no tile (a simulator's trace has none).
+nlohmann::json trim_chrome_trace(const nlohmann::json& trace, size_t tiles_per_track, size_t processes);
+
 // Per role (a thread name without its "cl<i> " / "cta<i> " prefix, over every process),
 // where its tracks' time went between the trace's first and last timestamp: waiting on
 // each barrier (X events of cat "wait"), busy (the rest of the time covered by X

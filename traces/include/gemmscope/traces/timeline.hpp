@@ -26,8 +26,8 @@ struct TimelineEvent {
 };
 
 struct Timeline {
-  std::vector<TimelineEvent> events;  // in buffer order (each thread's in program order)
-  uint64_t dropped = 0;               // events claimed past the buffer's capacity
+  std::vector<TimelineEvent> events;  // in buffer order (each writer's in program order)
+  uint64_t dropped = 0;               // events past the buffer's capacity, not written
 };
 
 // "wait begin", "TMA issue", ...; "producer", "mainloop", ...; "full", "empty", ...
@@ -39,10 +39,16 @@ std::string barrier_name(uint32_t barrier);
 std::string track_name(uint32_t role, uint32_t warpgroup);
 std::string tile_text(int32_t m0, int32_t n0);
 
-// `words`: whole events (a multiple of kWordsPerEvent); `claimed`: the device counter.
-// Throws TimelineError naming the event, field, value and rule on a word count that is
-// not whole events, more events than claimed, or a kind/role/barrier code out of range.
+// `words`: whole events (a multiple of kWordsPerEvent); `claimed`: the events written
+// plus those dropped. Throws TimelineError naming the event, field, value and rule on a
+// word count that is not whole events, more events than claimed, or a kind/role/barrier
+// code out of range.
 Timeline decode_timeline(const std::vector<uint32_t>& words, uint64_t claimed);
+// A recorder's buffer (timeline_record.hpp's regions): the events of each region in
+// order, region after region. Throws TimelineError, naming the region and slot, where
+// the words are not regions x capacity whole events, the regions not whole CTAs, an
+// event follows an unwritten slot of its region, or an event's CTA is not its region's;
+// and on whatever the flat decode above refuses.
 Timeline decode_timeline(const timeline_record::RecordedTimeline& raw);
 
 // The rules a complete recording keeps, one line per breach (empty: consistent). Per

@@ -54,11 +54,17 @@ inline constexpr uint32_t header(uint32_t kind, uint32_t role, uint32_t warpgrou
   return (kind & 0xffu) | (role & 0xfu) << 8 | (warpgroup & 0xfu) << 12 | (stage & 0xffu) << 16 | (barrier & 0xffu) << 24;
 }
 
-// What a recording run brings back to the host (timeline.cuh's Recording::finish), for
-// traces::decode_timeline.
+// The buffer is split into regions, one per writer: the one thread of a warpgroup that
+// records (region = CTA x warpgroups per CTA + warpgroup, CTA as in kWordCta). Each
+// region holds region_capacity events, written in the writer's program order from its
+// first slot on; the slots after its last event stay zero (kind 0: the buffer is zeroed
+// before the run). What a recording run brings back (timeline.cuh's Recording::finish),
+// for traces::decode_timeline.
 struct RecordedTimeline {
-  std::vector<uint32_t> words;   // capacity_events * kWordsPerEvent
-  uint64_t events_claimed = 0;   // the device counter: past the capacity, the rest were dropped
+  std::vector<uint32_t> words;      // regions * region_capacity * kWordsPerEvent, region after region
+  uint32_t regions = 0;             // 0: no event was recorded
+  uint32_t region_capacity = 0;     // events per region
+  uint32_t warpgroups_per_cta = 0;  // regions per CTA
+  uint64_t dropped = 0;             // events past their region's capacity, counted and not written
 };
-
 }  // namespace gemmscope::traces::timeline_record
