@@ -58,7 +58,10 @@ using PhaseRule = std::function<std::vector<uint32_t>(const WarpAccess&)>;
 std::vector<uint32_t> phases_128_bytes(const WarpAccess& access);
 // The default, fitted to the H200: phases_128_bytes, except that a uniform access
 // (every active lane at one address) is served at 256 requested bytes per phase
-// (8-byte broadcast: 1 wavefront, 16-byte: 2). Stores were not probed.
+// (8-byte broadcast: 1 wavefront, 16-byte: 2). Stores were not probed: analyze()
+// gives them the same phases and counts a word written by several lanes once. Open:
+// 8/16-byte accesses whose few addresses repeat across phases, where the H200 has
+// been seen below this rule (docs/hardware.md#banks-repeats-across-phases).
 std::vector<uint32_t> phases_h200(const WarpAccess& access);
 PhaseRule default_phase_rule();
 
