@@ -15,6 +15,7 @@
 #include <functional>
 #include <map>
 #include <optional>
+#include <set>
 #include <sstream>
 
 #include "gemmscope/model/access_patterns.hpp"
@@ -51,7 +52,8 @@ enum class WrongModel {
   SwizzleOfAnotherMode,
   TransposeFlipped,
   ParityInverted,
-  OldPhaseRule,
+  OldPhaseRule,             // model::phases_128_bytes: no 256-byte phases at all
+  UniformOnlyPhaseRule,     // model::phases_h200_uniform_only: the previous default
   DescriptorSwizzleOfAnotherMode,
   ClusterSlotsOfHalfTheSize,
 };
@@ -67,7 +69,11 @@ model::SwizzleMode another_mode(model::SwizzleMode m) {
 }
 
 model::AccessCost analyze_with_variant(const model::WarpAccess& a) {
-  return g_wrong_model == WrongModel::OldPhaseRule ? model::analyze(a, model::phases_128_bytes) : model::analyze(a);
+  switch (g_wrong_model) {
+    case WrongModel::OldPhaseRule: return model::analyze(a, model::phases_128_bytes);
+    case WrongModel::UniformOnlyPhaseRule: return model::analyze(a, model::phases_h200_uniform_only);
+    default: return model::analyze(a);
+  }
 }
 
 struct ReplayReport {
@@ -971,6 +977,36 @@ TEST(GoldenReplay, NegativeControlsFailOnTheHardwareTraces) {
     ++checked;
   }
   if (checked == 0) GTEST_SKIP() << "no golden traces in " << dir.string();
+}
+
+// The previous default phase rule (a 256-byte phase only for a uniform access, loads
+// and stores alike) against the banks_ncu trace: of its 388 cases it must get the
+// wavefronts of exactly 25 wrong, and the wavefronts or the conflicts of 36
+// (docs/hardware.md#banks-repeats-across-phases: the uniform 8/16-byte stores, which
+// the H200 does not merge, and the 8/16-byte loads whose lanes l and l ^ 2 share an
+// address without the whole warp sharing one).
+TEST(GoldenReplay, UniformOnlyPhaseRuleMissesTwentyFiveBankCases) {
+  const auto path = std::filesystem::path(GEMMSCOPE_SOURCE_DIR) / "traces" / "hw" / "banks_ncu.json";
+  if (!std::filesystem::exists(path)) GTEST_SKIP() << "no " << path.string();
+  const GoldenTrace t = gemmscope::traces::read_golden(path);
+  const ReplayReport right = replay(t);
+  EXPECT_EQ(right.cases_checked, 388);
+  EXPECT_TRUE(right.disagreements.empty()) << joined(right.disagreements);
+  g_wrong_model = WrongModel::UniformOnlyPhaseRule;
+  const ReplayReport wrong = replay(t);
+  g_wrong_model = WrongModel::None;
+  std::set<std::string> wrong_cases, wrong_wavefronts;  // a disagreement starts with "<case name>: "
+  for (const std::string& d : wrong.disagreements) {
+    const std::string name = d.substr(0, d.find(':'));
+    wrong_cases.insert(name);
+    if (d.find(": ncu wavefronts per ") != std::string::npos) wrong_wavefronts.insert(name);
+  }
+  EXPECT_EQ(wrong.cases_checked, 388);
+  EXPECT_EQ(wrong_wavefronts.size(), 25u) << joined(wrong.disagreements, 80);
+  EXPECT_EQ(wrong_cases.size(), 36u) << joined(wrong.disagreements, 80);
+  for (const char* name : {"st_w8_k1_same_uniform", "st_w16_k1_same_uniform", "ld_w8_k2_diff_roundrobin",
+                           "ld_w16_k2_same_roundrobin", "ld_w16_k8_mixed_blocked"})
+    EXPECT_EQ(wrong_wavefronts.count(name), 1u) << name;
 }
 
 }  // namespace
