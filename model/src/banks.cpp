@@ -74,9 +74,9 @@ std::vector<uint32_t> phases_h200(const WarpAccess& access) {
 
 std::vector<uint32_t> phases_h200_uniform_only(const WarpAccess& access) {
   // The previous default (the negative control). A uniform access (every active
-  // lane, one address) is served at 256 requested bytes per phase: 8-byte broadcasts cost 1 wavefront, 16-byte ones 2, where the
-  // 128-byte rule says 2 and 4 (ncu and clock64 on the H200: traces/hw/banks_ncu.json,
-  // banks_timing.json, w8_broadcast / w16_broadcast). Wrong for uniform stores and
+  // lane, one address) is served at 256 requested bytes per phase: 8-byte broadcasts
+  // cost 1 wavefront, 16-byte ones 2, where the 128-byte rule says 2 and 4 (ncu and
+  // clock64 on the H200: w8_broadcast / w16_broadcast). Wrong for uniform stores and
   // for loads whose lanes pair up without being uniform (see phases_h200).
   bool uniform = access.active_mask != 0;
   uint64_t first_address = 0;
