@@ -31,12 +31,53 @@ std::vector<uint32_t> phases_128_bytes(const WarpAccess& access) {
   return masks;
 }
 
+namespace {
+
+// Lanes [first, first + count) as a mask.
+uint32_t lane_range(int first, int count) {
+  return (count >= kWarpSize ? 0xFFFFFFFFu : ((uint32_t{1} << count) - 1u)) << first;
+}
+
+// Every lane of [first, first + count) asks for the same address as its partner
+// lane ^ 2 (both active, same address; or both inactive).
+bool lanes_pair_by_xor2(const WarpAccess& access, int first, int count) {
+  for (int lane = first; lane < first + count; ++lane) {
+    const int partner = lane ^ 2;
+    if (access.active(lane) != access.active(partner)) return false;
+    if (access.active(lane) && access.address[lane] != access.address[partner]) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
 std::vector<uint32_t> phases_h200(const WarpAccess& access) {
-  // A uniform access (every active lane, one address) is served at 256 requested
-  // bytes per phase: 8-byte broadcasts cost 1 wavefront, 16-byte ones 2, where the
-  // 128-byte rule says 2 and 4 (ncu and clock64 on the H200: traces/hw/banks_ncu.json,
-  // banks_timing.json, w8_broadcast / w16_broadcast). Partial duplicates across
-  // phases get no such discount (w8_dup_across_phases, w16_dup_halves/quarters).
+  // docs/hardware.md#banks-repeats-across-phases (ncu on the H200, 388 cases of
+  // traces/hw/banks_ncu.json): an 8/16-byte load whose lanes l and l ^ 2 ask for one
+  // address costs the bank maximum of its 256-byte window, not the sum over the two
+  // 128-byte phases (0 1 0 1 ... and 0000 1111 ... arrangements merge; 0 1 2 3 ...
+  // and shuffled ones do not, even with the same address set). Stores never merge:
+  // a uniform 8-byte store costs 2.
+  if (access.kind != AccessKind::Load || access.width_bytes == 4) return phases_128_bytes(access);
+  const int window_lanes = 256 / access.width_bytes, phase_lanes = 128 / access.width_bytes;
+  std::vector<uint32_t> masks;
+  for (int first = 0; first < kWarpSize; first += window_lanes) {
+    if (lanes_pair_by_xor2(access, first, window_lanes)) {
+      masks.push_back(lane_range(first, window_lanes));
+    } else {
+      masks.push_back(lane_range(first, phase_lanes));
+      masks.push_back(lane_range(first + phase_lanes, phase_lanes));
+    }
+  }
+  return masks;
+}
+
+std::vector<uint32_t> phases_h200_uniform_only(const WarpAccess& access) {
+  // The previous default (the negative control). A uniform access (every active
+  // lane, one address) is served at 256 requested bytes per phase: 8-byte broadcasts
+  // cost 1 wavefront, 16-byte ones 2, where the 128-byte rule says 2 and 4 (ncu and
+  // clock64 on the H200: w8_broadcast / w16_broadcast). Wrong for uniform stores and
+  // for loads whose lanes pair up without being uniform (see phases_h200).
   bool uniform = access.active_mask != 0;
   uint64_t first_address = 0;
   bool seen = false;

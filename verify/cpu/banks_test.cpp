@@ -176,6 +176,52 @@ TEST(BankModel, Stride128Bytes16BIsEightWayPerPhase) {
   for (int b = 0; b < 4; ++b) EXPECT_EQ(c.phases[0].collisions[b].bank, b);
 }
 
+// docs/hardware.md#banks-repeats-across-phases: an 8/16-byte load whose lanes l and
+// l ^ 2 ask for one address is served per 256-byte window; a store never is.
+TEST(BankModel, LoadLanesPairedByXor2ShareOne256ByteWindow) {
+  // 8 B, lane t reads chunk t % 2 (bytes 0-7 or 8-15: banks 0-3). Lanes t and t ^ 2
+  // agree, so the warp is one phase asking for 4 words in 4 banks: 1 wavefront.
+  std::vector<uint64_t> alternating(32);
+  for (int t = 0; t < 32; ++t) alternating[t] = 8 * (t % 2);
+  AccessCost c = analyze(make_access(8, alternating));
+  ASSERT_EQ(c.phases.size(), 1u);
+  EXPECT_EQ(c.phases[0].lanes, 0xFFFFFFFFu);
+  EXPECT_EQ(c.wavefronts, 1);
+  EXPECT_EQ(c.ideal, 1);
+  // The same two chunks as 0 1 2 3 period: lane t reads chunk t % 4 (banks 0-7);
+  // lanes t and t ^ 2 differ: two phases of 1 (the H200 measured 2).
+  std::vector<uint64_t> period4(32);
+  for (int t = 0; t < 32; ++t) period4[t] = 8 * (t % 4);
+  c = analyze(make_access(8, period4));
+  EXPECT_EQ(c.phases.size(), 2u);
+  EXPECT_EQ(c.wavefronts, 2);
+  // The previous rule merged only a uniform access: 2 for the alternating pattern.
+  EXPECT_EQ(analyze(make_access(8, alternating), phases_h200_uniform_only).wavefronts, 2);
+  // 16 B, lane t reads byte 128 * (t % 2): chunks 0 and 8, both in banks 0-3. Pairs
+  // agree: windows lanes 0-15 and 16-31, each asking for 2 words of bank 0: 2 + 2.
+  std::vector<uint64_t> same_banks(32);
+  for (int t = 0; t < 32; ++t) same_banks[t] = 128 * (t % 2);
+  c = analyze(make_access(16, same_banks));
+  ASSERT_EQ(c.phases.size(), 2u);
+  EXPECT_EQ(c.phases[0].lanes, 0x0000FFFFu);
+  EXPECT_EQ(c.wavefronts, 4);
+  EXPECT_EQ(c.conflicts(), 2);
+  // One inactive lane whose partner is active: unmatched, the 128-byte phases (not
+  // measured: the probe ran every lane).
+  EXPECT_EQ(analyze(make_access(8, alternating, ~1u)).phases.size(), 2u);
+}
+
+TEST(BankModel, UniformLoadsMergeUniformStoresDoNot) {
+  const std::vector<uint64_t> one_address(32, 64);
+  EXPECT_EQ(analyze(make_access(8, one_address)).wavefronts, 1);
+  EXPECT_EQ(analyze(make_access(16, one_address)).wavefronts, 2);
+  // Stores: the 128-byte phases (the H200: 2 and 4), where the previous rule said 1 and 2.
+  EXPECT_EQ(analyze(make_access(8, one_address, 0xFFFFFFFFu, AccessKind::Store)).wavefronts, 2);
+  EXPECT_EQ(analyze(make_access(16, one_address, 0xFFFFFFFFu, AccessKind::Store)).wavefronts, 4);
+  EXPECT_EQ(
+      analyze(make_access(8, one_address, 0xFFFFFFFFu, AccessKind::Store), phases_h200_uniform_only).wavefronts, 1);
+}
+
 TEST(BankModel, InactiveLanesContributeNothing) {
   std::vector<uint64_t> addr = lanes_times(4);
   addr[1] = 128;  // same bank as lane 0, another word

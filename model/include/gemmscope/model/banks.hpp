@@ -8,11 +8,11 @@
 // The phase rule (how a request is split into phases) lives in one named,
 // replaceable function: PhaseRule. Within a phase the cost rule is: wavefronts =
 // max over banks of the number of distinct 32-bit words asked of that bank.
-// CONFIRMED on the H200 for the 28 crafted 4/8/16-byte load patterns of the
-// banks probe (ncu wavefront and conflict counters exactly, clock64 at about one
-// cycle per wavefront: traces/hw/banks_ncu.json, banks_timing.json) with the
-// phases_h200 rule below; there Nsight's l1tex__data_bank_conflicts_* equals
-// wavefronts - ideal (also confirmed by those traces).
+// CONFIRMED on the H200 for all 388 cases of the banks probe, loads and stores of 4,
+// 8 and 16 bytes (ncu wavefront and conflict counters exactly:
+// traces/hw/banks_ncu.json; clock64 at about one cycle per wavefront:
+// banks_timing.json) with the phases_h200 rule below; there Nsight's
+// l1tex__data_bank_conflicts_* equals wavefronts - ideal.
 #include <array>
 #include <cstdint>
 #include <functional>
@@ -51,15 +51,26 @@ struct WarpAccess {
 // lane masks, in service order; analyze() intersects each with the active mask and
 // skips phases left empty.
 using PhaseRule = std::function<std::vector<uint32_t>(const WarpAccess&)>;
-// The working model (UNCONFIRMED): 128 bytes of requested data per phase, by lane
-// number: 4 B -> one phase of 32 lanes; 8 B -> lanes 0-15, 16-31; 16 B -> 0-7, 8-15,
-// 16-23, 24-31. It ignores the active mask (a half-empty phase is not merged with the
-// next); for uniform 8/16 B accesses the H200 differs: phases_h200 (docs/hardware.md#banks-8b-phases).
+// The plain rule: 128 bytes of requested data per phase, by lane number: 4 B -> one
+// phase of 32 lanes; 8 B -> lanes 0-15, 16-31; 16 B -> 0-7, 8-15, 16-23, 24-31. It
+// ignores the active mask (a half-empty phase is not merged with the next). The H200
+// follows it for every store and most loads; the loads it does not: phases_h200.
 std::vector<uint32_t> phases_128_bytes(const WarpAccess& access);
-// The default, fitted to the H200: phases_128_bytes, except that a uniform access
-// (every active lane at one address) is served at 256 requested bytes per phase
-// (8-byte broadcast: 1 wavefront, 16-byte: 2). Stores were not probed.
+// The default, fitted to the H200 (docs/hardware.md#banks-repeats-across-phases): a
+// LOAD of 8 or 16 bytes serves a 256-byte window of lanes (8 B: lanes 0-31; 16 B:
+// lanes 0-15 and 16-31) as one phase when every lane l of the window asks for the same
+// address as lane l ^ 2, so only half of the window's lanes bring new addresses;
+// otherwise, and for every store and 4-byte access, phases_128_bytes. A uniform load
+// is the simplest such case (8 B: 1 wavefront, 16 B: 2). Not settled by the data (all
+// 32 lanes were active in every probe case): a pair with one inactive lane counts as
+// unmatched here (no discount); whether the 16-byte windows are judged separately or
+// the warp as a whole (judged separately here).
 std::vector<uint32_t> phases_h200(const WarpAccess& access);
+// The previous default, kept as the negative control: phases_128_bytes, except that a
+// uniform access (every active lane at one address), load or store, is served at 256
+// requested bytes per phase. The H200 disagrees in 25 of the 388 probe cases (uniform
+// stores; loads whose lanes pair up without being uniform).
+std::vector<uint32_t> phases_h200_uniform_only(const WarpAccess& access);
 PhaseRule default_phase_rule();
 
 // One bank asked for more than one distinct word in one phase.
