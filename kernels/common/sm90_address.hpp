@@ -169,6 +169,15 @@ GEMMSCOPE_HD constexpr StmatrixRow stmatrix_x4_row(uint32_t warp, uint32_t lane,
   const uint32_t q = lane / 8u;
   return StmatrixRow{16u * warp + (q & 1u) * 8u + lane % 8u, 8u * (2u * col_block_pair + q / 2u)};
 }
+// stmatrix.x4.trans of 8-column blocks 2p and 2p + 1 into a transposed staging box
+// (the tile's columns as its rows, 64 of the tile's rows as each row's 128 bytes):
+// .trans stores matrix q's fragment row r, column c at row c, column r, so lane l
+// gives the address of row l % 8 of matrix q = l / 8, which holds tile column
+// 8 (2p + q / 2) + l % 8 from tile row 16 warp + 8 (q % 2) on.
+GEMMSCOPE_HD constexpr StmatrixRow stmatrix_x4_trans_row(uint32_t warp, uint32_t lane, uint32_t col_block_pair) {
+  const uint32_t q = lane / 8u;
+  return StmatrixRow{8u * (2u * col_block_pair + q / 2u) + lane % 8u, 16u * warp + (q & 1u) * 8u};
+}
 // stmatrix.x2 of one 8-column block (the last, odd block of a plain_offset box):
 // matrices 0 and 1 are rows 0-7 and 8-15 of the warp's 16, from the block's
 // accumulator registers 0-1 and 2-3; lanes 0-15 give the row addresses (lanes

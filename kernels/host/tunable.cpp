@@ -124,9 +124,19 @@ void launch_with(const InstanceFns& fns, const tune::KernelConfig& c, const Gemm
   if (fns.launch == nullptr || fns.resident_clusters == nullptr)
     throw GemmError("configuration " + tune::to_string(c) + " has no instance to launch");
   const tune::Decomposition d = tune::decompose(c, to_tune(s));
+  // Swapped operands (C^T = B A^T): the kernel's A is B, its B is A, its M and N are
+  // N and M; C stays as given, its boxes written transposed (tune/instances.hpp).
+  const tune::Shape ks = tune::kernel_shape(c, to_tune(s));
+  const bf16* const kernel_a = c.swap_ab ? ops.b : ops.a;
+  const bf16* const kernel_b = c.swap_ab ? ops.a : ops.b;
   Launch l{};
   const model::TmaBox box_a{static_cast<uint32_t>(c.bm / c.cluster_n), 64, 2, model::SwizzleMode::B128, 0};
-  const model::TmaBox box_b{static_cast<uint32_t>(c.bn / c.cluster_m), 64, 2, model::SwizzleMode::B128, 0};
+  model::TmaBox box_b{static_cast<uint32_t>(c.bn / c.cluster_m), 64, 2, model::SwizzleMode::B128, 0};
+  if (c.swap_ab && c.cluster_m == 1 && ks.n < c.bn) {
+    // One tile covers M: B's box (A's rows) stops at M, rounded up to 8 (Problem::b_rows).
+    box_b.rows = static_cast<uint32_t>((ks.n + 7) / 8 * 8);
+    l.prob.b_rows = static_cast<int>(box_b.rows);
+  }
   // The staging box (sm90::store_box_cols: 64, 32 or 16 columns): each row one span
   // of the swizzle, the 128B, 64B or 32B one, as the kernel's sw128_offset /
   // sw64_offset / sw32_offset write it; 56 columns (112-byte rows) unswizzled, as
@@ -135,23 +145,25 @@ void launch_with(const InstanceFns& fns, const tune::KernelConfig& c, const Gemm
   model::SwizzleMode store_swizzle = model::SwizzleMode::None;
   for (const model::SwizzleMode mode : {model::SwizzleMode::B32, model::SwizzleMode::B64, model::SwizzleMode::B128})
     if (model::swizzle_span_bytes(mode) == store_cols * 2) store_swizzle = mode;
-  const model::TmaBox box_c{64, store_cols, 2, store_swizzle, 0};
-  l.map_a = tensor_map(ops.a, s.m, s.k, box_a);
+  // Swapped: a box is store_cols of C's rows by 64 columns (the tile's 64 rows), 128B.
+  const model::TmaBox box_c = c.swap_ab ? model::TmaBox{store_cols, 64, 2, model::SwizzleMode::B128, 0}
+                                        : model::TmaBox{64, store_cols, 2, store_swizzle, 0};
+  l.map_a = tensor_map(kernel_a, ks.m, ks.k, box_a);
   l.map_a_tail = l.map_a;
-  if (c.cluster_n == 1 && s.m % c.bm != 0) {
+  if (c.cluster_n == 1 && ks.m % c.bm != 0) {
     // The last row of tiles runs past M: its CTAs load only the rows up to M (rounded
     // up to whole 8-row swizzle atoms), and CTAs wholly past M none (Problem::a_rows).
-    const int64_t tail_rows = std::min<int64_t>(c.bm, (s.m % c.bm + 7) / 8 * 8);
+    const int64_t tail_rows = std::min<int64_t>(c.bm, (ks.m % c.bm + 7) / 8 * 8);
     model::TmaBox box_tail = box_a;
     box_tail.rows = static_cast<uint32_t>(tail_rows);
-    l.map_a_tail = tensor_map(ops.a, s.m, s.k, box_tail);
-    l.prob.a_rows = static_cast<int>(s.m);
+    l.map_a_tail = tensor_map(kernel_a, ks.m, ks.k, box_tail);
+    l.prob.a_rows = static_cast<int>(ks.m);
     l.prob.a_tail_rows = static_cast<int>(tail_rows);
-  } else if (c.cluster_n == 1 && s.m < c.bm * c.cluster_m * d.units_m) {
+  } else if (c.cluster_n == 1 && ks.m < c.bm * c.cluster_m * d.units_m) {
     // M is a multiple of BM, but a cluster's CTAs along M run past it: those load no A.
-    l.prob.a_rows = static_cast<int>(s.m);
+    l.prob.a_rows = static_cast<int>(ks.m);
   }
-  l.map_b = tensor_map(ops.b, s.n, s.k, box_b);
+  l.map_b = tensor_map(kernel_b, ks.n, ks.k, box_b);
   l.map_c = tensor_map(ops.c, s.m, s.n, box_c);
   l.prob.grid = WorkGrid{static_cast<uint32_t>(d.units_m), static_cast<uint32_t>(d.units_n)};
   l.prob.k_blocks = static_cast<int>(d.k_blocks);

@@ -32,11 +32,14 @@ struct ConsumerShape<BM, true> {
   static constexpr int kConsumers = 2, kHalves = 2, kReleasers = 1;
 };
 
-// One instance: its template parameters and what follows from them.
-template <int BM, int BN, int BK, int Stages, int ClusterM, int ClusterN, bool Dynamic, bool PingPong>
+// One instance: its template parameters and what follows from them. SwapAB: the
+// launcher passed B as the kernel's A and A as its B (Cᵀ = B·Aᵀ), so the epilogue
+// stores each box transposed into C (tune/instances.hpp).
+template <int BM, int BN, int BK, int Stages, int ClusterM, int ClusterN, bool Dynamic, bool PingPong,
+          bool SwapAB = false>
 struct Config {
   static constexpr int kBM = BM, kBN = BN, kBK = BK, kStages = Stages;
-  static constexpr bool kDynamic = Dynamic, kPingPong = PingPong;
+  static constexpr bool kDynamic = Dynamic, kPingPong = PingPong, kSwapAB = SwapAB;
   static constexpr int kThreads = 128 * (1 + BM / 64);  // the producer warpgroup, then BM / 64 consumers
   using Consumers = ConsumerShape<BM, PingPong>;
   static constexpr int kConsumers = Consumers::kConsumers, kHalves = Consumers::kHalves;
@@ -69,6 +72,8 @@ struct Config {
   static_assert(BN % ClusterM == 0, "B slices of whole rows");
   static_assert((BM / ClusterN) % 8 == 0, "A slices are whole 8-row swizzle atoms");
   static_assert(BN % kStoreCols == 0, "whole store boxes");
+  static_assert(!SwapAB || (BN % 16 == 0 && !PingPong),
+                "swapped operands: transposed boxes of whole 16-column pairs, cooperative consumers");
   static_assert(kProducerRegisters * 128 + kConsumerRegisters * 128 * kConsumers <= 65536, "register file");
 };
 

@@ -46,11 +46,12 @@ namespace gemmscope::sm90::k10 {
 // namespace of their own: the plain instance of the same arguments stays a kernel apart.
 GEMMSCOPE_TIMELINE_NAMESPACE_BEGIN
 
-template <int BM, int BN, int BK, int Stages, int ClusterM, int ClusterN, bool Dynamic, bool PingPong>
+template <int BM, int BN, int BK, int Stages, int ClusterM, int ClusterN, bool Dynamic, bool PingPong,
+          bool SwapAB = false>
 __global__ void __launch_bounds__(128 * (1 + BM / 64), 1)
     k10_tunable(const __grid_constant__ CUtensorMap map_a, const __grid_constant__ CUtensorMap map_a_tail,
                 const __grid_constant__ CUtensorMap map_b, const __grid_constant__ CUtensorMap map_c, Problem prob) {
-  using Cfg = Config<BM, BN, BK, Stages, ClusterM, ClusterN, Dynamic, PingPong>;
+  using Cfg = Config<BM, BN, BK, Stages, ClusterM, ClusterN, Dynamic, PingPong, SwapAB>;
   using Storage = SharedStorage<BM, BN, BK, Stages>;
   static_assert(sizeof(Storage) + 1024 <= 232448, "227 KiB of shared memory per block");
   static_assert(sizeof(Storage) + 1024 == k10_shared_bytes(BM, BN, BK, Stages, Cfg::kStagingBuffers),
@@ -195,13 +196,14 @@ ClusterLaunch launch_config(cudaStream_t stream) {
                                   dim3(ClusterSize, 1, 1));
 }
 
-template <int BM, int BN, int BK, int Stages, int ClusterM, int ClusterN, bool Dynamic, bool PingPong>
+template <int BM, int BN, int BK, int Stages, int ClusterM, int ClusterN, bool Dynamic, bool PingPong,
+          bool SwapAB = false>
 int resident_clusters(int device, int sm_count) {
   static std::atomic<int> by_device[kMaxDevices] = {};
   const int slot = device >= 0 && device < kMaxDevices ? device : 0;
   int resident = by_device[slot].load(std::memory_order_relaxed);
   if (resident == 0) {
-    auto* kernel = k10_tunable<BM, BN, BK, Stages, ClusterM, ClusterN, Dynamic, PingPong>;
+    auto* kernel = k10_tunable<BM, BN, BK, Stages, ClusterM, ClusterN, Dynamic, PingPong, SwapAB>;
     ClusterLaunch l = launch_config<BM, BN, BK, Stages, ClusterM * ClusterN>(nullptr);
     check_cuda(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, l.config.dynamicSmemBytes),
                "k10 smem attribute");
@@ -212,9 +214,10 @@ int resident_clusters(int device, int sm_count) {
   return resident;
 }
 
-template <int BM, int BN, int BK, int Stages, int ClusterM, int ClusterN, bool Dynamic, bool PingPong>
+template <int BM, int BN, int BK, int Stages, int ClusterM, int ClusterN, bool Dynamic, bool PingPong,
+          bool SwapAB = false>
 void launch_instance(const Launch& l, uint32_t clusters) {
-  auto* kernel = k10_tunable<BM, BN, BK, Stages, ClusterM, ClusterN, Dynamic, PingPong>;
+  auto* kernel = k10_tunable<BM, BN, BK, Stages, ClusterM, ClusterN, Dynamic, PingPong, SwapAB>;
   ClusterLaunch cl = launch_config<BM, BN, BK, Stages, ClusterM * ClusterN>(l.stream);
   cl.config.gridDim = dim3(std::max<uint32_t>(1, clusters) * ClusterM * ClusterN);
   check_cuda(cl.launch(kernel, l.map_a, l.map_a_tail, l.map_b, l.map_c, l.prob), "k10_tunable launch");
@@ -224,11 +227,11 @@ void launch_instance(const Launch& l, uint32_t clusters) {
 // decided at compile time so each part file instantiates only its own rows),
 // nullptr for the others.
 struct Row {
-  int bm, bn, bk, stages, cluster_m, cluster_n, dynamic, pingpong;
+  int bm, bn, bk, stages, cluster_m, cluster_n, dynamic, pingpong, swap_ab;
 };
 inline constexpr Row kRows[] = {
-#define GEMMSCOPE_K10_ROW(BM, BN, BK, STAGES, CLUSTER_M, CLUSTER_N, DYNAMIC, PINGPONG) \
-  Row{BM, BN, BK, STAGES, CLUSTER_M, CLUSTER_N, DYNAMIC, PINGPONG},
+#define GEMMSCOPE_K10_ROW(BM, BN, BK, STAGES, CLUSTER_M, CLUSTER_N, DYNAMIC, PINGPONG, SWAP) \
+  Row{BM, BN, BK, STAGES, CLUSTER_M, CLUSTER_N, DYNAMIC, PINGPONG, SWAP},
     GEMMSCOPE_K10_INSTANCES(GEMMSCOPE_K10_ROW)
 #undef GEMMSCOPE_K10_ROW
 };
@@ -239,8 +242,10 @@ constexpr InstanceFns instance_if_mine() {
   if constexpr (I % kParts == Part) {
     constexpr Row r = kRows[I];
     return InstanceFns{
-        &resident_clusters<r.bm, r.bn, r.bk, r.stages, r.cluster_m, r.cluster_n, r.dynamic != 0, r.pingpong != 0>,
-        &launch_instance<r.bm, r.bn, r.bk, r.stages, r.cluster_m, r.cluster_n, r.dynamic != 0, r.pingpong != 0>};
+        &resident_clusters<r.bm, r.bn, r.bk, r.stages, r.cluster_m, r.cluster_n, r.dynamic != 0, r.pingpong != 0,
+                           r.swap_ab != 0>,
+        &launch_instance<r.bm, r.bn, r.bk, r.stages, r.cluster_m, r.cluster_n, r.dynamic != 0, r.pingpong != 0,
+                         r.swap_ab != 0>};
   } else {
     return InstanceFns{};
   }

@@ -40,6 +40,11 @@ struct Problem {
   // took 48.7 us against 26.8 us at M = 128 (H200, 2026-12-04; docs/experiments.md).
   int a_rows = 0;
   int a_tail_rows = 0;
+  // Swapped operands where one tile covers the kernel's N (M < BN; 0: off): its B box,
+  // map_b's, is b_rows rows (M rounded up to 8), not BN, so TMA fills no rows past M.
+  // The stage's rows past b_rows keep what an earlier k-block left: they only feed
+  // accumulator columns past M, which the TMA store drops.
+  int b_rows = 0;
 };
 
 struct Launch {

@@ -48,7 +48,7 @@ int64_t stage_bytes(const KernelConfig& c) { return static_cast<int64_t>(c.bm + 
 }  // namespace
 
 std::string to_string(const KernelConfig& c) {
-  return std::to_string(c.bm) + "x" + std::to_string(c.bn) + "x" + std::to_string(c.bk) + ".s" +
+  return std::to_string(c.bm) + "x" + std::to_string(c.bn) + "x" + std::to_string(c.bk) + (c.swap_ab ? ".swap" : "") + ".s" +
          std::to_string(c.stages) + ".wg" + std::to_string(c.consumers) + (c.pingpong ? "pp" : "") + ".c" +
          std::to_string(c.cluster_m) + "x" + std::to_string(c.cluster_n) + "." + (c.schedule == Schedule::Dynamic ? "dynamic" : "static") + ".g" +
          std::to_string(c.group) + (c.stream_k ? std::string(".streamk") : ".sk" + std::to_string(c.splits));
@@ -57,9 +57,10 @@ std::string to_string(const KernelConfig& c) {
 const std::vector<KernelConfig>& compiled_instances() {
   static const std::vector<KernelConfig> list = [] {
     std::vector<KernelConfig> v;
-#define GEMMSCOPE_K10_ROW(BM, BN, BK, STAGES, CLUSTER_M, CLUSTER_N, DYNAMIC, PINGPONG)                 \
-  v.push_back(KernelConfig{BM, BN, BK, STAGES, (BM) / 64, CLUSTER_M, CLUSTER_N,                        \
-                           (DYNAMIC) ? Schedule::Dynamic : Schedule::Static, 0, 1, false, (PINGPONG) != 0});
+#define GEMMSCOPE_K10_ROW(BM, BN, BK, STAGES, CLUSTER_M, CLUSTER_N, DYNAMIC, PINGPONG, SWAP)                \
+  v.push_back(KernelConfig{BM, BN, BK, STAGES, (BM) / 64, CLUSTER_M, CLUSTER_N,                              \
+                           (DYNAMIC) ? Schedule::Dynamic : Schedule::Static, 0, 1, false, (PINGPONG) != 0, \
+                           (SWAP) != 0});
     GEMMSCOPE_K10_INSTANCES(GEMMSCOPE_K10_ROW)
 #undef GEMMSCOPE_K10_ROW
     return v;
@@ -80,11 +81,15 @@ int instance_index(const KernelConfig& c) {
 }
 
 KernelConfig parse_config(std::string_view text) {
-  const auto fields = split(text, '.');
-  if (fields.size() != 7)
-    refuse(text, "expected 7 fields BMxBNxBK.sSTAGES.wgN[pp].cMxN.static|dynamic.gGROUP.skSPLITS|streamk (e.g. 128x256x64.s4.wg2.c2x1.static.g0.sk1), found " +
-                     std::to_string(fields.size()));
+  auto fields = split(text, '.');
   KernelConfig c;
+  if (fields.size() == 8 && fields[1] == "swap") {
+    c.swap_ab = true;
+    fields.erase(fields.begin() + 1);
+  }
+  if (fields.size() != 7)
+    refuse(text, "expected 7 fields BMxBNxBK.sSTAGES.wgN[pp].cMxN.static|dynamic.gGROUP.skSPLITS|streamk (e.g. 128x256x64.s4.wg2.c2x1.static.g0.sk1), or 8 with .swap after the tile, found " +
+                     std::to_string(fields.size()));
   const auto tile = split(fields[0], 'x');
   if (tile.size() != 3) refuse(text, "tile '" + shown_text(fields[0]) + "' must be BMxBNxBK");
   c.bm = number(text, "BM", tile[0], 1024);
@@ -137,7 +142,8 @@ KernelConfig parse_config(std::string_view text) {
 }
 
 std::string parse_selection_item(std::string_view text) {
-  if (split(text, '.').size() != 5) return to_string(parse_config(text));
+  const auto fields = split(text, '.');
+  if (fields.size() != 5 + (fields.size() > 1 && fields[1] == "swap" ? 1 : 0)) return to_string(parse_config(text));
   const std::string whole = to_string(parse_config(std::string(text) + ".g0.sk1"));
   return whole.substr(0, whole.rfind(".g"));
 }
@@ -182,7 +188,10 @@ int64_t shared_memory_bytes(const KernelConfig& c) {
   return sm90::k10_shared_bytes(c.bm, c.bn, c.bk, c.stages, sm90::k10_staging_buffers(c.bm, c.bn, c.bk, c.stages));
 }
 
-Decomposition decompose(const KernelConfig& c, const Shape& s) {
+Shape kernel_shape(const KernelConfig& c, const Shape& s) { return c.swap_ab ? Shape{s.n, s.m, s.k} : s; }
+
+Decomposition decompose(const KernelConfig& c, const Shape& user) {
+  const Shape s = kernel_shape(c, user);
   Decomposition d;
   d.tiles_m = ceil_div(s.m, c.bm);
   d.tiles_n = ceil_div(s.n, c.bn);
@@ -193,9 +202,10 @@ Decomposition decompose(const KernelConfig& c, const Shape& s) {
   return d;
 }
 
-bool evict_first_b(const KernelConfig& c, const Shape& s, int64_t l2_bytes) {
+bool evict_first_b(const KernelConfig& c, const Shape& user, int64_t l2_bytes) {
+  const Shape s = kernel_shape(c, user);
   const int64_t b_bytes = s.n * s.k * static_cast<int64_t>(sizeof(uint16_t));  // bf16
-  return decompose(c, s).units_m == 1 && b_bytes <= kEvictFirstBMaxL2s * l2_bytes;
+  return decompose(c, user).units_m == 1 && b_bytes <= kEvictFirstBMaxL2s * l2_bytes;
 }
 
 SplitPlan split_plan(const KernelConfig& c, const Shape& s, int64_t workers) {
@@ -277,7 +287,7 @@ std::vector<KernelConfig> candidates(const Shape& s, int sm_count) {
   return out;
 }
 
-double modelled_time_us(const KernelConfig& c, const Shape& s, int sm_count) {
+double modelled_time_us(const KernelConfig& c, const Shape& user, int sm_count) {
   // Per-SM figures of an H200 near 1.7 GHz: dense bf16 wgmma ~6 TFLOP/s, L2 -> SM
   // 80 GB/s as a tile sustains it; HBM ~3.5 TB/s achievable. Only ratios between
   // configurations matter.
@@ -301,9 +311,10 @@ double modelled_time_us(const KernelConfig& c, const Shape& s, int sm_count) {
   // The rate at which TMA fills a box's rows past M with zeros: A multicast along N
   // keeps whole boxes (the other clusters load A's tail box, sm90/k10_tunable.hpp).
   constexpr double kFillBytes = 10e9;
-  const Decomposition d = decompose(c, s);
+  const Decomposition d = decompose(c, user);
   const int64_t slots = cluster_slots(c, sm_count);
-  const SplitPlan plan = split_plan(c, s, slots);
+  const SplitPlan plan = split_plan(c, user, slots);
+  const Shape s = kernel_shape(c, user);
   // Tensor-core efficiency by tile width, relative to 128 x 256. For BN = 128, set
   // from kernel version 4 on the H200 (2026-11-30; docs/experiments.md,
   // same configurations side by side): 0.986 of 128 x 256 where both ran whole

@@ -7,6 +7,9 @@
 // A configuration prints as
 //   128x256x64.s4.wg2.c2x1.static.g0.sk1
 //   BMxBNxBK . stages . consumer warpgroups . cluster . schedule . block-swizzle group . split-K
+// or, with the operands swapped (C^T = B A^T: the tile's BM rows run along N, its BN
+// columns along M), with a field `swap` after the tile:
+//   128x160x64.swap.s5.wg2.c1x1.static.g0.sk1
 // where the warpgroup field is wgN (cooperative: N warpgroups split each tile's
 // BM = 64 N rows) or wg2pp (ping-pong: BM = 128, two warpgroups take whole tiles in
 // turn), and the last field is skN (split-K factor N, 1 = none) or streamk (stream-K over
@@ -40,6 +43,7 @@ struct KernelConfig {
   int splits = 1;         // split-K factor for the tiles of the last, partial wave (SplitPlan); 1 = none
   bool stream_k = false;  // stream-K over the last, partial wave and one full wave (SplitPlan); splits = 1
   bool pingpong = false;  // two consumer warpgroups on whole BM = 128 tiles in turn (wg2pp)
+  bool swap_ab = false;   // the kernel computes C^T = B A^T: its M is N, its N is M (swap)
   bool operator==(const KernelConfig&) const = default;
   int cluster_size() const { return cluster_m * cluster_n; }
 };
@@ -108,7 +112,12 @@ struct Shape {
 // static schedule and without split-K). Empty when it can run.
 std::string shape_rules(const KernelConfig& c, const Shape& s);
 
-// Work decomposition, shared with the launcher.
+// The problem the kernel itself runs for shape s: s, or with M and N exchanged where
+// c swaps the operands. Decomposition, split plan, B's load policy and the model all
+// count in it.
+Shape kernel_shape(const KernelConfig& c, const Shape& s);
+
+// Work decomposition, shared with the launcher (of kernel_shape(c, s)).
 struct Decomposition {
   int64_t tiles_m = 0, tiles_n = 0;  // CTA tiles
   int64_t units_m = 0, units_n = 0;  // cluster work tiles (ceil(tiles_m / cluster_m), ceil(tiles_n / cluster_n))

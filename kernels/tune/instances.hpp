@@ -4,7 +4,7 @@
 // and by the host-only tuning code (kernels/tune/), which must never offer a
 // configuration that was not compiled.
 //
-// X(BM, BN, BK, STAGES, CLUSTER_M, CLUSTER_N, DYNAMIC, PINGPONG)
+// X(BM, BN, BK, STAGES, CLUSTER_M, CLUSTER_N, DYNAMIC, PINGPONG, SWAP)
 //   BM       rows of C per CTA: 64 per consumer warpgroup (64 -> 1, 128 -> 2)
 //   BN       columns of C per CTA (one m64nBNk16 wgmma per 64 rows per k-step);
 //            not a multiple of 64 (96): the epilogue stores boxes of 32 columns.
@@ -66,39 +66,49 @@
 //            of cuBLAS (geomean), 64x128 0.88 -> 0.88. 128x128 with BK = 128 (3
 //            stages) won no shape in a tune of all 48 and is not compiled
 //            (H200, 2026-11-30; docs/experiments.md)
+//   SWAP     0: C = A·Bᵀ as given; 1: the operands swapped, Cᵀ = B·Aᵀ: the kernel's
+//            rows (BM) run along N and its columns (BN) along M, so a ragged M is
+//            cut in BN-wide steps of 16 instead of 64-row tiles, and the epilogue
+//            writes each staging box transposed (stmatrix .trans) for C's own TMA
+//            store. BN a multiple of 16. 128 x 160 and 128 x 208 cut M = 777 into
+//            800 and 832 rows, where 128-row tiles take 896.
 // Every instance also takes, at run time, a block-swizzle group (0 = along M) and a
 // split-K factor (1 = bf16 TMA-store epilogue; S > 1 = fp32 partials summed in a
 // fixed order by the last split) or stream-K.
 #define GEMMSCOPE_K10_INSTANCES(X) \
-  X(128, 256, 64, 4, 2, 1, 0, 0)  \
-  X(128, 256, 64, 4, 1, 1, 0, 0)  \
-  X(128, 256, 64, 4, 2, 1, 1, 0)  \
-  X(128, 192, 64, 4, 2, 1, 0, 0)  \
-  X(128, 192, 64, 4, 1, 1, 0, 0)  \
-  X(128, 128, 64, 6, 2, 1, 0, 0)  \
-  X(128, 128, 64, 6, 1, 1, 0, 0)  \
-  X(128, 64, 64, 8, 1, 1, 0, 0)   \
-  X(64, 128, 64, 8, 1, 1, 0, 0)   \
-  X(128, 64, 64, 8, 2, 1, 0, 0)   \
-  X(64, 256, 64, 5, 1, 1, 0, 0)   \
-  X(128, 128, 64, 6, 2, 1, 1, 0)  \
-  X(128, 128, 64, 6, 1, 2, 0, 0)  \
-  X(128, 256, 64, 4, 1, 2, 0, 0)  \
-  X(128, 64, 64, 8, 1, 2, 0, 0)   \
-  X(64, 128, 64, 8, 2, 1, 0, 0)   \
-  X(64, 64, 64, 12, 2, 1, 0, 0)   \
-  X(64, 192, 64, 6, 2, 1, 0, 0)   \
-  X(64, 256, 64, 5, 2, 1, 0, 0)   \
-  X(128, 128, 64, 6, 2, 1, 0, 1)  \
-  X(128, 128, 64, 6, 1, 2, 0, 1)  \
-  X(128, 128, 64, 6, 1, 1, 0, 1)  \
-  X(64, 96, 64, 10, 2, 1, 0, 0)  \
-  X(128, 160, 64, 5, 2, 1, 0, 0)  \
-  X(128, 224, 64, 4, 2, 1, 0, 0)  \
-  X(128, 176, 64, 5, 2, 1, 0, 0)  \
-  X(64, 96, 128, 5, 2, 1, 0, 0)  \
-  X(64, 128, 128, 4, 2, 1, 0, 0) \
-  X(64, 64, 128, 6, 2, 1, 0, 0)  \
-  X(128, 168, 64, 5, 2, 1, 0, 0)  \
-  X(64, 144, 64, 7, 2, 1, 0, 0)  \
-  X(64, 168, 64, 7, 2, 1, 0, 0)
+  X(128, 256, 64, 4, 2, 1, 0, 0, 0)  \
+  X(128, 256, 64, 4, 1, 1, 0, 0, 0)  \
+  X(128, 256, 64, 4, 2, 1, 1, 0, 0)  \
+  X(128, 192, 64, 4, 2, 1, 0, 0, 0)  \
+  X(128, 192, 64, 4, 1, 1, 0, 0, 0)  \
+  X(128, 128, 64, 6, 2, 1, 0, 0, 0)  \
+  X(128, 128, 64, 6, 1, 1, 0, 0, 0)  \
+  X(128, 64, 64, 8, 1, 1, 0, 0, 0)   \
+  X(64, 128, 64, 8, 1, 1, 0, 0, 0)   \
+  X(128, 64, 64, 8, 2, 1, 0, 0, 0)   \
+  X(64, 256, 64, 5, 1, 1, 0, 0, 0)   \
+  X(128, 128, 64, 6, 2, 1, 1, 0, 0)  \
+  X(128, 128, 64, 6, 1, 2, 0, 0, 0)  \
+  X(128, 256, 64, 4, 1, 2, 0, 0, 0)  \
+  X(128, 64, 64, 8, 1, 2, 0, 0, 0)   \
+  X(64, 128, 64, 8, 2, 1, 0, 0, 0)   \
+  X(64, 64, 64, 12, 2, 1, 0, 0, 0)   \
+  X(64, 192, 64, 6, 2, 1, 0, 0, 0)   \
+  X(64, 256, 64, 5, 2, 1, 0, 0, 0)   \
+  X(128, 128, 64, 6, 2, 1, 0, 1, 0)  \
+  X(128, 128, 64, 6, 1, 2, 0, 1, 0)  \
+  X(128, 128, 64, 6, 1, 1, 0, 1, 0)  \
+  X(64, 96, 64, 10, 2, 1, 0, 0, 0)  \
+  X(128, 160, 64, 5, 2, 1, 0, 0, 0)  \
+  X(128, 224, 64, 4, 2, 1, 0, 0, 0)  \
+  X(128, 176, 64, 5, 2, 1, 0, 0, 0)  \
+  X(64, 96, 128, 5, 2, 1, 0, 0, 0)  \
+  X(64, 128, 128, 4, 2, 1, 0, 0, 0) \
+  X(64, 64, 128, 6, 2, 1, 0, 0, 0)  \
+  X(128, 168, 64, 5, 2, 1, 0, 0, 0)  \
+  X(64, 144, 64, 7, 2, 1, 0, 0, 0)  \
+  X(64, 168, 64, 7, 2, 1, 0, 0, 0)   \
+  X(128, 64, 64, 8, 1, 1, 0, 0, 1)   \
+  X(128, 128, 64, 6, 1, 1, 0, 0, 1)  \
+  X(128, 160, 64, 5, 1, 1, 0, 0, 1)  \
+  X(128, 208, 64, 4, 1, 1, 0, 0, 1)

@@ -794,7 +794,7 @@ TEST_F(CliErrors, TuneConfigurationsCachesAndShapeSets) {
 #endif
   expect_refused({{"bench", "--kernels", "k10:junk"},
                   "gemmscope: configuration 'junk': expected 7 fields BMxBNxBK.sSTAGES.wgN[pp].cMxN.static|dynamic.gGROUP."
-                  "skSPLITS|streamk (e.g. 128x256x64.s4.wg2.c2x1.static.g0.sk1), found 1"});
+                  "skSPLITS|streamk (e.g. 128x256x64.s4.wg2.c2x1.static.g0.sk1), or 8 with .swap after the tile, found 1"});
   expect_refused({{"bench", "--kernels", "k10:128x256x64.s9.wg2.c2x1.static.g0.sk1"},
                   "gemmscope: configuration '128x256x64.s9.wg2.c2x1.static.g0.sk1': not a compiled instance; compiled: ",
                   /*prefix_only=*/true});

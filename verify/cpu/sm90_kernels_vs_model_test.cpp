@@ -325,6 +325,41 @@ TEST(Sm90KernelsVsModel, PlainBoxEpiloguePlacesEveryAccumulator) {
   for (int w : written) ASSERT_EQ(w, 1);
 }
 
+// k10 with swapped operands (C^T = B A^T) stores each box transposed: box b of a
+// warpgroup's 64 x N tile is C's tile columns b*cols.. as rows, its 64 tile rows as
+// each row's 64 columns, 128B-swizzled for C's TMA store. stmatrix.x4.trans of blocks
+// 2p, 2p+1 carries registers box_block_register(b, cols, 2p) + 2q + h; where .trans
+// puts them (model: fragment map with .trans, address-provider threads) at the
+// addresses the kernel gives (stmatrix_x4_trans_row, sw128_offset) must be where
+// the wgmma fragment map and the TMA box map (model::TmaBox) put that accumulator:
+// every accumulator once, for each swapped tile width.
+TEST(Sm90KernelsVsModel, TransposedBoxEpiloguePlacesEveryAccumulator) {
+  for (const uint32_t n : {64u, 128u, 160u, 208u}) {
+    const uint32_t cols = static_cast<uint32_t>(ks::store_box_cols(static_cast<int>(n)));
+    const gm::TmaBox box_map{cols, 64, 2, gm::SwizzleMode::B128, 0};
+    std::vector<int> written(kWgmmaM * n, 0);
+    for (uint32_t warp = 0; warp < 4; ++warp)
+      for (uint32_t box = 0; box < n / cols; ++box)
+        for (uint32_t lane = 0; lane < 32; ++lane)
+          for (uint32_t pair = 0; pair < cols / 16; ++pair)
+            for (uint32_t q = 0; q < 4; ++q)
+              for (uint32_t h = 0; h < 2; ++h) {
+                const auto e = gm::ldmatrix_element(4, true, lane, q, h);
+                const uint32_t provider = gm::ldmatrix_row_address_thread(4, e.matrix, e.row);
+                const ks::StmatrixRow at = ks::stmatrix_x4_trans_row(warp, provider, pair);
+                const uint32_t byte = ks::sw128_offset(at.row, at.col) + 2 * e.col;
+                const int reg = ks::box_block_register(static_cast<int>(box), static_cast<int>(cols),
+                                                       static_cast<int>(2 * pair)) + static_cast<int>(2 * q + h);
+                const auto want = gm::wgmma_accumulator_cell(n, warp * 32 + lane, static_cast<uint32_t>(reg));
+                ASSERT_EQ(want.col / cols, box) << n << " warp " << warp << " lane " << lane << " reg " << reg;
+                ASSERT_EQ(byte, box_map.address(want.col % cols, want.row))
+                    << n << " warp " << warp << " lane " << lane << " reg " << reg;
+                ++written[want.row * n + want.col];
+              }
+    for (int w : written) ASSERT_EQ(w, 1) << n;
+  }
+}
+
 // k10's B slices in 2x1 clusters of 128 x 168 tiles: 84 rows each, the second
 // landing 84 x 128 bytes into the tile, inside an 8-row atom. The 128B swizzle XORs
 // absolute address bits (a box written 512 bytes past a 1024-byte boundary landed

@@ -108,6 +108,39 @@ TEST(TuneConfig, ParsesPingPong) {
   EXPECT_NE(refusal("128x128x64.s6.wg2p.c2x1.static.g0.sk1").find("consumer warpgroups = '2p'"), std::string::npos);
 }
 
+// Swapped operands: a field `swap` after the tile, its own instances, and the kernel's
+// problem with M and N exchanged (M = 777 in 160-wide steps: 5 tiles, 800 rows).
+TEST(TuneConfig, ParsesSwappedOperandsAndCountsInTheKernelsShape) {
+  const KernelConfig c = parse_config("128x160x64.swap.s5.wg2.c1x1.static.g0.sk2");
+  EXPECT_TRUE(c.swap_ab);
+  EXPECT_EQ(c.bn, 160);
+  EXPECT_EQ(c.splits, 2);
+  EXPECT_EQ(to_string(c), "128x160x64.swap.s5.wg2.c1x1.static.g0.sk2");
+  EXPECT_GE(instance_index(c), 0);
+  EXPECT_FALSE(parse_config("128x128x64.s6.wg2.c1x1.static.g0.sk1").swap_ab);
+  EXPECT_NE(instance_index(parse_config("128x128x64.swap.s6.wg2.c1x1.static.g0.sk1")),
+            instance_index(parse_config("128x128x64.s6.wg2.c1x1.static.g0.sk1")));
+  EXPECT_NE(refusal("128x256x64.swap.s4.wg2.c2x1.static.g0.sk1").find("not a compiled instance"), std::string::npos);
+  EXPECT_NE(refusal("128x160x64.s5.swap.wg2.c1x1.static.g0.sk1").find("expected 7 fields"), std::string::npos);
+  EXPECT_EQ(parse_selection_item("128x160x64.swap.s5.wg2.c1x1.static"), "128x160x64.swap.s5.wg2.c1x1.static");
+  EXPECT_TRUE(selected(c, {"128x160x64.swap.s5.wg2.c1x1.static"}));
+  EXPECT_FALSE(selected(parse_config("128x128x64.s6.wg2.c1x1.static.g0.sk1"), {"128x128x64.swap.s6.wg2.c1x1.static"}));
+
+  const Shape s{777, 4096, 12288};
+  EXPECT_EQ(kernel_shape(c, s).m, 4096);
+  EXPECT_EQ(kernel_shape(c, s).n, 777);
+  const Decomposition d = decompose(c, s);
+  EXPECT_EQ(d.tiles_m, 32);  // 4096 / 128 along N
+  EXPECT_EQ(d.tiles_n, 5);   // ceil(777 / 160) along M
+  // C's row stride is N's whatever the kernel's shape: M needs no multiple of 8.
+  EXPECT_EQ(shape_rules(c, {777, 4096, 12288}), "");
+  EXPECT_NE(shape_rules(c, {776, 4100, 12288}).find("N = 4100 must be a multiple of 8"), std::string::npos);
+  // B's evict_first policy looks at the kernel's B, which is A: one row of 128 x 160
+  // tiles covers N only where N <= 128.
+  EXPECT_FALSE(evict_first_b(c, {1, 5376, 4096}, 50 << 20));
+  EXPECT_TRUE(evict_first_b(c, {5376, 128, 4096}, 50 << 20));
+}
+
 // `tune --configs`: whole configurations, or an instance's five fields for all of
 // its candidates.
 TEST(TuneConfig, SelectionsOfConfigurationsAndInstances) {

@@ -15,6 +15,9 @@
 //     unit's first k-blocks, behind its wgmmas (which read other registers), so
 //     between two tiles the tensor cores wait only for the packing (+0.3-1.2% on
 //     those tiles' multi-wave shapes on the H200).
+// Swapped operands (Cfg::kSwapAB, the kernel runs Cᵀ = B·Aᵀ): each box is staged
+// transposed by stmatrix .trans, kStoreCols rows of C by this warpgroup's 64 columns,
+// 128B-swizzled, and stored at C's row n0 + box * kStoreCols, column m0.
 // box_seq counts the boxes a warpgroup has stored, across units: box i goes to
 // staging buffer i % kStagingBuffers, once the store that read that buffer last,
 // kStagingBuffers boxes back, has read it. (A count that restarted with each tile put
@@ -62,7 +65,16 @@ struct Epilogue {
   // registers 4j..4j+3 (box_block_register).
   template <class Word>
   __device__ __forceinline__ void stage_box(Word&& word, int box, uint32_t staging) {
-    if constexpr (kStoreCols % 16 == 0) {
+    if constexpr (Cfg::kSwapAB) {
+      // Swapped operands: the box is C's, kStoreCols rows (the tile's columns) of 64
+      // columns (this warpgroup's 64 rows), 128B-swizzled: stored transposed.
+#pragma unroll
+      for (int pair = 0; pair < kStoreCols / 16; ++pair) {
+        const StmatrixRow at = stmatrix_x4_trans_row(warp, lane, pair);
+        const int r = box_block_register(box, kStoreCols, 2 * pair);
+        ptx::stmatrix_x4_trans(staging + sw128_offset(at.row, at.col), word(r), word(r + 2), word(r + 4), word(r + 6));
+      }
+    } else if constexpr (kStoreCols % 16 == 0) {
 #pragma unroll
       for (int pair = 0; pair < kStoreCols / 16; ++pair) {
         const StmatrixRow at = stmatrix_x4_row(warp, lane, pair);
@@ -89,9 +101,10 @@ struct Epilogue {
       ptx::stmatrix_x2(staging + plain_offset(at.row, at.col + 8 * (kBlocks - 1), kStoreCols), word(r), word(r + 2));
     }
   }
-  // Box `box` of the 64 rows from row m0, column n0, from staging buffer `buffer`.
+  // Box `box` of the 64 rows from row m0, column n0, from staging buffer `buffer`
+  // (swapped operands: C's rows n0 + box * kStoreCols on, its columns m0 on).
   __device__ __forceinline__ void store_box(int m0, int n0, int box, uint32_t buffer) {
-    const int32_t coords[2] = {n0 + box * kStoreCols, m0};
+    const int32_t coords[2] = {Cfg::kSwapAB ? m0 : n0 + box * kStoreCols, Cfg::kSwapAB ? n0 + box * kStoreCols : m0};
     cuda::ptx::cp_async_bulk_tensor(cuda::ptx::space_global, cuda::ptx::space_shared, &map_c, coords,
                                     reinterpret_cast<uint8_t*>(s.c[consumer][buffer]));
   }

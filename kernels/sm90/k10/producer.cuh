@@ -86,13 +86,17 @@ struct Producer {
       }
       // A's box for this CTA's rows: all BM, the tail box where they run past M, or
       // none past it (Problem::a_rows).
+      // B's box: BN rows, or b_rows (swapped operands, Problem::b_rows).
       const CUtensorMap* a_map = &map_a;
-      uint32_t stage_bytes = Cfg::kStageBytes;
+      uint32_t bytes_b = Cfg::kStageBytesB;
+      if constexpr (Cfg::kSwapAB)
+        if (schedule.prob.b_rows > 0) bytes_b = schedule.prob.b_rows * Cfg::kBK * 2;
+      uint32_t stage_bytes = Cfg::kStageBytesA + bytes_b;
       if constexpr (Cfg::kCluster.n == 1) {
         const int rows_left = schedule.prob.a_rows - w.m0;
         if (schedule.prob.a_rows > 0 && rows_left < Cfg::kBM) {
           a_map = rows_left > 0 ? &map_a_tail : nullptr;
-          stage_bytes = Cfg::kStageBytesB + (rows_left > 0 ? schedule.prob.a_tail_rows * Cfg::kBK * 2 : 0);
+          stage_bytes = bytes_b + (rows_left > 0 ? schedule.prob.a_tail_rows * Cfg::kBK * 2 : 0);
         }
       }
       // Each k-block into the next stage: wait until it is free, expect its bytes, load
