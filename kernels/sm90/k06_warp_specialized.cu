@@ -52,6 +52,7 @@ __global__ void __launch_bounds__(kThreads, 1)
   const int m0 = blockIdx.x * kBM, n0 = blockIdx.y * kBN;
   const uint32_t rank = cluster_ctarank();
   const int warpgroup = threadIdx.x / 128;
+  GEMMSCOPE_TIMELINE_CTA_BEGIN();  // the recorder's writers (timeline.cuh); the first barrier publishes them
   const int k_blocks = (K + kBK - 1) / kBK;
   if (threadIdx.x == 0) {
     for (int i = 0; i < kStages; ++i) {

@@ -75,6 +75,7 @@ __global__ void __launch_bounds__(kThreads, 1)
   const uint32_t worker = blockIdx.x / kCluster.size(), workers = gridDim.x / kCluster.size();
   const uint32_t total = prob.grid.total();
   const int warpgroup = threadIdx.x / 128;
+  GEMMSCOPE_TIMELINE_CTA_BEGIN();  // the recorder's writers (timeline.cuh); the first barrier publishes them
   if (threadIdx.x == 0) {
     for (int i = 0; i < kStages; ++i) {
       mbarrier_init_and_fence(&s.full[i], 1);

@@ -40,8 +40,9 @@ class TimelineRecorder {
   State* state_;
 };
 
-// The recording instance run with no buffer attached (no TimelineRecorder alive) (each event tests one pointer and
-// writes nothing), for timing it against the library's instance.
+// The recording instance run with no buffer attached (no TimelineRecorder alive: each
+// CTA reads a capacity of 0 at its start, and its events write nothing), for timing it
+// against the library's instance.
 void launch_timeline_detached(const tune::KernelConfig& c, const GemmShape& shape, const GemmOperands& ops,
                               cudaStream_t stream = nullptr);
 

@@ -68,6 +68,7 @@ __global__ void __launch_bounds__(128 * (1 + BM / 64), 1)
   // reads them from (the K steps of a stage are uniform adds: the SASS of kernel
   // version 4, CHANGELOG.md).
   const int warpgroup = __shfl_sync(0xffffffffu, static_cast<int>(threadIdx.x / 128), 0);
+  GEMMSCOPE_TIMELINE_CTA_BEGIN();  // the recorder's writers (timeline.cuh); the first barrier publishes them
   constexpr uint32_t kScheduleReaders = Cfg::kScheduleReaders;  // a local: mbarrier_init takes a reference
   if (threadIdx.x == 0) {
     for (int i = 0; i < Stages; ++i) {

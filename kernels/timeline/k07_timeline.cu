@@ -1,19 +1,4 @@
-// k07 with the timeline recorder compiled in (timeline/ladder_timeline.hpp): the
-// library's kernel file, built here with GEMMSCOPE_TIMELINE (kernels/CMakeLists.txt),
-// so its kernel and launchers land in k07::timeline.
-#if !defined(GEMMSCOPE_TIMELINE)
-#error "k07_timeline.cu is the recording build: compile it with -DGEMMSCOPE_TIMELINE"
-#endif
-
+// k07 with the timeline recorder compiled in (timeline/ladder_recorder.cuh).
 #include "sm90/k07_epilogue_double_buffer.cu"
 #include "timeline/ladder_recorder.cuh"
-
-static_assert(gemmscope::sm90::k07::kSmemBytes + gemmscope::timeline_record::kSharedBytes <= 232448,
-              "k07's recording build: its shared memory and the writers' state within 227 KiB per block");
-
-namespace gemmscope::sm90 {
-void k07_timeline_fns(LadderTimeline& t) {
-  t.launch_detached = &k07::timeline::launch;
-  t.recorder = &make_recorder<&k07::timeline::launch>;
-}
-}  // namespace gemmscope::sm90
+GEMMSCOPE_LADDER_RECORDER(k07)

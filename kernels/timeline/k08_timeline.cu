@@ -1,19 +1,4 @@
-// k08 with the timeline recorder compiled in (timeline/ladder_timeline.hpp): the
-// library's kernel file, built here with GEMMSCOPE_TIMELINE (kernels/CMakeLists.txt),
-// so its kernel and launchers land in k08::timeline.
-#if !defined(GEMMSCOPE_TIMELINE)
-#error "k08_timeline.cu is the recording build: compile it with -DGEMMSCOPE_TIMELINE"
-#endif
-
+// k08 with the timeline recorder compiled in (timeline/ladder_recorder.cuh).
 #include "sm90/k08_persistent.cu"
 #include "timeline/ladder_recorder.cuh"
-
-static_assert(gemmscope::sm90::k08::kSmemBytes + gemmscope::timeline_record::kSharedBytes <= 232448,
-              "k08's recording build: its shared memory and the writers' state within 227 KiB per block");
-
-namespace gemmscope::sm90 {
-void k08_timeline_fns(LadderTimeline& t) {
-  t.launch_detached = &k08::timeline::launch;
-  t.recorder = &make_recorder<&k08::timeline::launch>;
-}
-}  // namespace gemmscope::sm90
+GEMMSCOPE_LADDER_RECORDER(k08)

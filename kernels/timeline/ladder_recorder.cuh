@@ -1,7 +1,10 @@
 #pragma once
 // The recorder of one ladder kernel's recording build (timeline/ladder_timeline.hpp),
 // for the kNN_timeline.cu that includes the kernel: the buffer's symbol is private to
-// that translation unit, so this header is included there, after the kernel.
+// that translation unit, so this header is included there, after the kernel. Such a
+// file includes the library's kernel file, built with GEMMSCOPE_TIMELINE
+// (kernels/CMakeLists.txt), so its kernel and launchers land in kNN::timeline, then
+// this header, then GEMMSCOPE_LADDER_RECORDER(kNN).
 #include <memory>
 
 #include "gemmscope/traces/timeline.cuh"
@@ -47,3 +50,16 @@ std::unique_ptr<LadderRecorder> make_recorder(uint32_t capacity_events) {
 
 }  // namespace
 }  // namespace gemmscope::sm90
+
+// The body of kNN_timeline.cu after its kernel file's include: the check that the
+// kernel's shared memory and the writers' state fit, and kNN_timeline_fns
+// (timeline/ladder_timeline.hpp) for kernel namespace NS (k06 ... k09).
+#define GEMMSCOPE_LADDER_RECORDER(NS)                                                                  \
+  static_assert(gemmscope::sm90::NS::kSmemBytes + gemmscope::timeline_record::kSharedBytes <= 232448, \
+                #NS "'s recording build: its shared memory and the writers' state within 227 KiB");   \
+  namespace gemmscope::sm90 {                                                                          \
+  void NS##_timeline_fns(LadderTimeline& t) {                                                          \
+    t.launch_detached = &NS::timeline::launch;                                                         \
+    t.recorder = &make_recorder<&NS::timeline::launch>;                                                \
+  }                                                                                                    \
+  }

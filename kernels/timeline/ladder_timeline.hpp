@@ -35,8 +35,8 @@ struct LadderTimeline {
   std::string name;  // "k06"
   std::string (*can_implement)(const GemmShape&, const GemmOperands&) = nullptr;  // the library's rules
   void (*launch_library)(const GemmShape&, const GemmOperands&, cudaStream_t) = nullptr;
-  // The recording build with no buffer attached (no recorder alive): each event reads
-  // the buffer's capacity (0) and writes nothing.
+  // The recording build with no buffer attached (no recorder alive): each CTA reads
+  // the buffer's capacity (0) at its start, and its events write nothing.
   void (*launch_detached)(const GemmShape&, const GemmOperands&, cudaStream_t) = nullptr;
   std::unique_ptr<LadderRecorder> (*recorder)(uint32_t capacity_events) = nullptr;
 };

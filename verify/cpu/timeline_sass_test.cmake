@@ -28,6 +28,20 @@ foreach(part ${parts})
   endif()
 endforeach()
 
+# Each kernel that records sets its writers up at its start: an event without that
+# would read what an earlier kernel left in shared memory.
+set(kernel_files k10_tunable.cuh)
+foreach(kernel ${ladder})
+  list(APPEND kernel_files ${kernel}.cu)
+endforeach()
+foreach(f ${kernel_files})
+  file(STRINGS ${SOURCE}/kernels/sm90/${f} begins REGEX "GEMMSCOPE_TIMELINE_CTA_BEGIN\\(\\)")
+  list(LENGTH begins n)
+  if(NOT n EQUAL 1)
+    message(FATAL_ERROR "timeline_sass_test: kernels/sm90/${f} has ${n} GEMMSCOPE_TIMELINE_CTA_BEGIN() calls, not 1")
+  endif()
+endforeach()
+
 # The stripped copy: kernels/ with every line naming GEMMSCOPE_TIMELINE or "timeline" removed.
 file(COPY ${SOURCE}/kernels DESTINATION ${WORK}/stripped)
 file(GLOB_RECURSE sources ${WORK}/stripped/kernels/*.cuh ${WORK}/stripped/kernels/*.hpp ${WORK}/stripped/kernels/*.cu)
