@@ -260,6 +260,11 @@ std::vector<KernelConfig> candidates(const Shape& s, int sm_count) {
   std::vector<KernelConfig> out;
   for (const KernelConfig& base : compiled_instances()) {
     const Decomposition d = decompose(base, s);
+    // Swapped operands within one wave of tiles only: on the calibration set they won
+    // every shape they fit in one wave (M = 150-900, 100-132 tiles) and lost every one
+    // they did not (M = 520-2600, 154-676 tiles: 0.70-0.90 of cuBLAS against 0.84-0.97
+    // for the unswapped tiles; H200, 2026-12-04; bench/results/calibration).
+    if (base.swap_ab && d.units_m * d.units_n > cluster_slots(base, sm_count)) continue;
     std::vector<int> groups{0};
     if (d.units_m > 8) groups.push_back(8);
     // Split-K where the last wave is partial (fewer tiles than clusters, or a

@@ -170,7 +170,8 @@ struct SplitPlan {
 SplitPlan split_plan(const KernelConfig& c, const Shape& s, int64_t workers);
 
 // Configurations `gemmscope tune` times for a shape on a GPU with `sm_count` SMs:
-// every compiled instance, with block-swizzle groups {0, 8} where the work grid
+// every compiled instance (a swapped one only where its tiles fit one wave), with
+// block-swizzle groups {0, 8} where the work grid
 // has more than 8 rows; where the last wave is ragged (work tiles not a multiple
 // of the cluster slots) also split-K 2, 3, 4, 6, 8 (at least 4 k-blocks per split)
 // and, for static instances, stream-K.

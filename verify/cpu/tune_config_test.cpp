@@ -139,6 +139,20 @@ TEST(TuneConfig, ParsesSwappedOperandsAndCountsInTheKernelsShape) {
   // tiles covers N only where N <= 128.
   EXPECT_FALSE(evict_first_b(c, {1, 5376, 4096}, 50 << 20));
   EXPECT_TRUE(evict_first_b(c, {5376, 128, 4096}, 50 << 20));
+  // Offered within one wave only: 32 x 4 tiles of 128 x 208 at M = 777, N = 4096; at
+  // N = 35840 the 128 x 160 tiles of M = 480 are 280 x 3, several waves.
+  auto swapped = [](const Shape& shape) {
+    int n = 0;
+    for (const KernelConfig& k : candidates(shape, 132)) n += k.swap_ab;
+    return n;
+  };
+  EXPECT_GT(swapped({777, 4096, 12288}), 0);
+  EXPECT_EQ(swapped({480, 35840, 5120}), 0);
+  for (const KernelConfig& k : candidates({777, 4096, 12288}, 132)) {
+    if (!k.swap_ab) continue;
+    const Decomposition dk = decompose(k, {777, 4096, 12288});
+    EXPECT_LE(dk.units_m * dk.units_n, 132) << to_string(k);
+  }
 }
 
 // `tune --configs`: whole configurations, or an instance's five fields for all of
