@@ -137,9 +137,15 @@ __device__ __forceinline__ void cta_begin() {
   __threadfence_block();
 }
 
-// The order keeps few registers live at once (a producer has 40 of them): the state
-// first, the clocks last, right before the stores.
+// The clocks first: their reads (about 50 cycles to %globaltimer's value) overlap the
+// state's load and store, which would otherwise come first and be waited for (122
+// cycles per event that way, on the H200).
 __device__ __forceinline__ void record_event(uint32_t header, int m0, int n0) {
+  uint64_t time_ns;
+  uint32_t sm, clock;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(time_ns));
+  asm volatile("mov.u32 %0, %%smid;" : "=r"(sm));
+  asm volatile("mov.u32 %0, %%clock;" : "=r"(clock));
   const uint32_t warpgroup = threadIdx.x / 128;
   const uint4 writer = load_writer(warpgroup);
   if (writer.x == 0) {
@@ -153,11 +159,6 @@ __device__ __forceinline__ void record_event(uint32_t header, int m0, int n0) {
                     layout::kWordM0 == 3 && layout::kWordN0 == 4 && layout::kWordTimeLow == 5 &&
                     layout::kWordTimeHigh == 6 && layout::kWordClock == 7,
                 "the two 16-byte stores below write the words in timeline_record.hpp's order");
-  uint64_t time_ns;
-  uint32_t sm, clock;
-  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(time_ns));
-  asm volatile("mov.u32 %0, %%smid;" : "=r"(sm));
-  asm volatile("mov.u32 %0, %%clock;" : "=r"(clock));
   store_event_half(slot, make_uint4(header, writer.y, sm, static_cast<uint32_t>(m0)));
   store_event_half(slot + 16, make_uint4(static_cast<uint32_t>(n0), static_cast<uint32_t>(time_ns),
                                          static_cast<uint32_t>(time_ns >> 32), clock));
