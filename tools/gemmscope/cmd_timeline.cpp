@@ -165,20 +165,7 @@ const Registration reg{
       compare_cmd->add_option("--events", k->events, "events listed per role, 1..1000")->capture_default_str();
       compare_cmd->callback([k] { compare(*k); });
 
-      bool have_record = false;
-      for (auto& [name, add] : timeline_subcommands()) {
-        add(*cmd);
-        have_record = have_record || name == "record";
-      }
-      if (!have_record) {
-        CLI::App* record_cmd = cmd->add_subcommand("record", "Record a kernel's timeline on the GPU");
-        record_cmd->allow_extras();
-        record_cmd->callback([] {
-          throw std::invalid_argument(
-              "timeline record = unavailable: this gemmscope was built with GEMMSCOPE_BUILD_KERNELS=OFF; "
-              "rebuild with the kernels on a machine with nvcc");
-        });
-      }
+      add_gpu_subcommands(cmd, timeline_subcommands(), "Record a kernel's timeline on the GPU");
     }};
 
 }  // namespace

@@ -215,20 +215,7 @@ const Registration registration{"trace", [](CLI::App& root) {
       std::printf("%-5s %s\n", kernel.name.c_str(), kernel.description.c_str());
   });
 
-  bool have_record = false;
-  for (auto& [name, add] : trace_subcommands()) {
-    add(*cmd);
-    have_record = have_record || name == "record";
-  }
-  if (!have_record) {
-    CLI::App* record_cmd = cmd->add_subcommand("record", "Record a kernel's shared-memory addresses on the GPU");
-    record_cmd->allow_extras();
-    record_cmd->callback([] {
-      throw std::invalid_argument(
-          "trace record = unavailable: this gemmscope was built with GEMMSCOPE_BUILD_KERNELS=OFF; "
-          "rebuild with the kernels on a machine with nvcc");
-    });
-  }
+  add_gpu_subcommands(cmd, trace_subcommands(), "Record a kernel's shared-memory addresses on the GPU");
 }};
 
 }  // namespace

@@ -4,6 +4,7 @@
 #include <CLI/CLI.hpp>
 
 #include <functional>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -27,5 +28,26 @@ struct CommandExit {
   int status;
   std::string line;
 };
+
+// Adds to `cmd` the subcommands other files registered for it (cmd_gpu_*.cpp, built only
+// with the kernels). Without a `record` among them, `record` is still there, takes any
+// arguments and refuses: "<cmd> record = unavailable: ...".
+inline void add_gpu_subcommands(CLI::App* cmd,
+                                const std::vector<std::pair<std::string, std::function<void(CLI::App&)>>>& added,
+                                const std::string& record_description) {
+  bool have_record = false;
+  for (const auto& [name, add] : added) {
+    add(*cmd);
+    have_record = have_record || name == "record";
+  }
+  if (have_record) return;
+  CLI::App* record_cmd = cmd->add_subcommand("record", record_description);
+  record_cmd->allow_extras();
+  record_cmd->callback([command = cmd->get_name()] {
+    throw std::invalid_argument(command +
+                                " record = unavailable: this gemmscope was built with GEMMSCOPE_BUILD_KERNELS=OFF; "
+                                "rebuild with the kernels on a machine with nvcc");
+  });
+}
 
 }  // namespace gemmscope::cli

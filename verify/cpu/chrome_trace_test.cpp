@@ -24,25 +24,6 @@ using nlohmann::json;
 
 using namespace timeline_words;
 
-// A producer on SM 3 (CTA 0): tile (0,0) from 1000 ns to 5000 ns, a wait on empty
-// 1000-3000, a TMA issue at 3000; consumer 0's tile 2000-6000 with a wait on full
-// 2000-2500; its epilogue 6000-7000.
-std::vector<uint32_t> small_run() {
-  std::vector<uint32_t> w;
-  put(w, kTileBegin, kProducer, 0, 0, 0, 0, 3, 0, 0, 1000);
-  put(w, kWaitBegin, kProducer, 0, 1, kEmpty, 0, 3, 0, 0, 1000);
-  put(w, kTileBegin, kMainloop, 0, 0, 0, 0, 3, 0, 0, 2000);
-  put(w, kWaitBegin, kMainloop, 0, 1, kFull, 0, 3, 0, 0, 2000);
-  put(w, kWaitEnd, kMainloop, 0, 1, kFull, 0, 3, 0, 0, 2500);
-  put(w, kWaitEnd, kProducer, 0, 1, kEmpty, 0, 3, 0, 0, 3000);
-  put(w, kTma, kProducer, 0, 1, 0, 0, 3, 0, 0, 3000);
-  put(w, kTileEnd, kProducer, 0, 0, 0, 0, 3, 0, 0, 5000);
-  put(w, kTileEnd, kMainloop, 0, 0, 0, 0, 3, 0, 0, 6000);
-  put(w, kEpiBegin, kEpilogue, 0, 0, 0, 0, 3, 0, 0, 6000);
-  put(w, kEpiEnd, kEpilogue, 0, 0, 0, 0, 3, 0, 0, 7000);
-  return w;
-}
-
 const json* find_event(const json& trace, const std::string& name) {
   for (const json& e : trace["traceEvents"])
     if (e.value("name", std::string()) == name) return &e;
