@@ -136,9 +136,9 @@ __global__ void __launch_bounds__(kThreads, 1)
         GEMMSCOPE_TIMELINE_EVENT(true, tl::kKindTileBegin, tl::kRoleProducer, 0, 0, tl::kBarrierNone, m0, n0);
         for (int kb = 0; kb < prob.k_blocks; ++kb, p = p.advance()) {
           const uint32_t st = p.stage();
-          GEMMSCOPE_TIMELINE_EVENT(true, tl::kKindWaitBegin, tl::kRoleProducer, 0, st, tl::kBarrierEmpty, m0, n0);
+          GEMMSCOPE_TIMELINE_WAIT_BEGIN(waited, true, &s.empty[st], p.empty_parity(), tl::kRoleProducer, 0, st, tl::kBarrierEmpty, m0, n0);
           mbarrier_wait(&s.empty[st], p.empty_parity());
-          GEMMSCOPE_TIMELINE_EVENT(true, tl::kKindWaitEnd, tl::kRoleProducer, 0, st, tl::kBarrierEmpty, m0, n0);
+          GEMMSCOPE_TIMELINE_WAIT_END(waited, tl::kRoleProducer, 0, st, tl::kBarrierEmpty, m0, n0);
           mbarrier_expect_bytes(&s.full[st], kStageBytes);
           tma_load_2d(s.a[st], &map_a, kb * kBK, m0, &s.full[st]);
           tma_load_2d_multicast(s.b[st] + sb.row0 * kBK, &map_b, kb * kBK, n0 + static_cast<int>(sb.row0),
@@ -182,9 +182,9 @@ __global__ void __launch_bounds__(kThreads, 1)
       GEMMSCOPE_TIMELINE_EVENT(t == 0, tl::kKindTileBegin, tl::kRoleMainloop, consumer, 0, tl::kBarrierNone, m0, n0);
       for (int kb = 0; kb < prob.k_blocks; ++kb, p = p.advance()) {
         const uint32_t st = p.stage();
-        GEMMSCOPE_TIMELINE_EVENT(t == 0, tl::kKindWaitBegin, tl::kRoleMainloop, consumer, st, tl::kBarrierFull, m0, n0);
+        GEMMSCOPE_TIMELINE_WAIT_BEGIN(waited, t == 0, &s.full[st], p.phase(), tl::kRoleMainloop, consumer, st, tl::kBarrierFull, m0, n0);
         mbarrier_wait(&s.full[st], p.phase());
-        GEMMSCOPE_TIMELINE_EVENT(t == 0, tl::kKindWaitEnd, tl::kRoleMainloop, consumer, st, tl::kBarrierFull, m0, n0);
+        GEMMSCOPE_TIMELINE_WAIT_END(waited, tl::kRoleMainloop, consumer, st, tl::kBarrierFull, m0, n0);
         const uint32_t a_base = ptx::smem_u32(s.a[st]), b_base = ptx::smem_u32(s.b[st]);
         GEMMSCOPE_TIMELINE_DETAIL_EVENT(t == 0, tl::kKindWgmmaIssue, tl::kRoleMainloop, consumer, st, tl::kBarrierNone, m0, n0);
         ptx::wgmma_fence();

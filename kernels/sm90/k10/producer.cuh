@@ -104,9 +104,9 @@ struct Producer {
       GEMMSCOPE_TIMELINE_EVENT(true, tl::kKindTileBegin, tl::kRoleProducer, 0, 0, tl::kBarrierNone, w.m0, w.n0);
       for (int kb = w.kb_begin; kb < w.kb_end; ++kb, p = p.advance()) {
         const uint32_t st = p.stage();
-        GEMMSCOPE_TIMELINE_EVENT(true, tl::kKindWaitBegin, tl::kRoleProducer, 0, st, tl::kBarrierEmpty, w.m0, w.n0);
+        GEMMSCOPE_TIMELINE_WAIT_BEGIN(waited, true, &s.empty[st], p.empty_parity(), tl::kRoleProducer, 0, st, tl::kBarrierEmpty, w.m0, w.n0);
         mbarrier_wait(&s.empty[st], p.empty_parity());
-        GEMMSCOPE_TIMELINE_EVENT(true, tl::kKindWaitEnd, tl::kRoleProducer, 0, st, tl::kBarrierEmpty, w.m0, w.n0);
+        GEMMSCOPE_TIMELINE_WAIT_END(waited, tl::kRoleProducer, 0, st, tl::kBarrierEmpty, w.m0, w.n0);
         mbarrier_expect_bytes(&s.full[st], stage_bytes);
 #pragma unroll
         for (int j = 0; j < Cfg::kLoadBoxes; ++j) {

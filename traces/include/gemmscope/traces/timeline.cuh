@@ -15,7 +15,14 @@
 // codes; pass the role's one elected thread, or t == 0 of a warpgroup).
 // Write each call on a line of its own: the SASS test removes the lines that name
 // GEMMSCOPE_TIMELINE.
-// GEMMSCOPE_TIMELINE_DETAIL_EVENT(...): the same, for the finer events (wgmma issue,
+// GEMMSCOPE_TIMELINE_WAIT_BEGIN(flag, leader, bar, parity, role, warpgroup, stage, barrier,
+// m0, n0) and GEMMSCOPE_TIMELINE_WAIT_END(flag, role, warpgroup, stage, barrier, m0, n0),
+// on the lines before and after an mbarrier wait: the begin tests the barrier (an
+// mbarrier.test_wait of phase `parity`, no waiting) and, only where the wait will block,
+// records its begin and sets the bool `flag` it declares, so that the end records the
+// wait's end. A wait that does not block records nothing: two events fewer on the
+// thread's path to its next step.
+// GEMMSCOPE_TIMELINE_DETAIL_EVENT(...): the same as _EVENT, for the finer events (wgmma issue,
 // commit and wait; staging waits; store issue and completion): recorded only where
 // GEMMSCOPE_TIMELINE_DETAIL is defined too. They cost registers a kernel at its limit
 // does not have (docs/timelines.md).
@@ -50,6 +57,8 @@
 #if defined(GEMMSCOPE_TIMELINE)
 
 #include <cuda_runtime.h>
+
+#include <cuda/ptx>
 
 #include <cstddef>
 #include <cstdint>
@@ -248,6 +257,13 @@ class Recording {
       ::gemmscope::timeline_record::record_event(                                                                \
           ::gemmscope::traces::timeline_record::header((kind), (role), (warpgroup), (stage), (barrier)), (m0), (n0)); \
   } while (0)
+#define GEMMSCOPE_TIMELINE_WAIT_BEGIN(flag, leader, bar, parity, role, warpgroup, stage, barrier, m0, n0)  \
+  const bool flag = (leader) && !::cuda::ptx::mbarrier_test_wait_parity((bar), (parity));                  \
+  GEMMSCOPE_TIMELINE_EVENT(flag, ::gemmscope::traces::timeline_record::kKindWaitBegin, (role), (warpgroup), \
+                           (stage), (barrier), (m0), (n0))
+#define GEMMSCOPE_TIMELINE_WAIT_END(flag, role, warpgroup, stage, barrier, m0, n0)                           \
+  GEMMSCOPE_TIMELINE_EVENT(flag, ::gemmscope::traces::timeline_record::kKindWaitEnd, (role), (warpgroup),   \
+                           (stage), (barrier), (m0), (n0))
 #if defined(GEMMSCOPE_TIMELINE_DETAIL)
 #define GEMMSCOPE_TIMELINE_DETAIL_EVENT(...) GEMMSCOPE_TIMELINE_EVENT(__VA_ARGS__)
 #else
@@ -260,6 +276,8 @@ class Recording {
 
 #define GEMMSCOPE_TIMELINE_CTA_BEGIN()
 #define GEMMSCOPE_TIMELINE_EVENT(leader, kind, role, warpgroup, stage, barrier, m0, n0)
+#define GEMMSCOPE_TIMELINE_WAIT_BEGIN(flag, leader, bar, parity, role, warpgroup, stage, barrier, m0, n0)
+#define GEMMSCOPE_TIMELINE_WAIT_END(flag, role, warpgroup, stage, barrier, m0, n0)
 #define GEMMSCOPE_TIMELINE_DETAIL_EVENT(...)
 #define GEMMSCOPE_TIMELINE_NAMESPACE_BEGIN
 #define GEMMSCOPE_TIMELINE_NAMESPACE_END
