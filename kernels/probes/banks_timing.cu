@@ -199,22 +199,18 @@ Json run_ncu(const Pattern& p, int index) {
   offsets.upload(p.offsets);
   const int blocks = index + 1;
   DeviceBuffer<uint32_t> sink(32 * blocks);
-  if (p.kind == Kind::Store) {
+  const bool store = p.kind == Kind::Store;
+  if (store)
     bank_ncu_store_kernel<Width><<<blocks, 32>>>(offsets.get(), sink.get());
-    GEMMSCOPE_PROBE_LAUNCHED();
-    return Json{{"ncu_launch", {{"kernel", "bank_ncu_store_kernel"},
-                                {"kind", "store"},
-                                {"grid_blocks", blocks},
-                                {"stores_per_warp", kNcuBatches * kBatch},
-                                {"store_instructions", blocks * kNcuBatches * kBatch}}}};
-  }
-  bank_ncu_kernel<Width><<<blocks, 32>>>(offsets.get(), sink.get());
+  else
+    bank_ncu_kernel<Width><<<blocks, 32>>>(offsets.get(), sink.get());
   GEMMSCOPE_PROBE_LAUNCHED();
-  return Json{{"ncu_launch", {{"kernel", "bank_ncu_kernel"},
-                              {"kind", "load"},
+  const std::string op = store ? "store" : "load";
+  return Json{{"ncu_launch", {{"kernel", store ? "bank_ncu_store_kernel" : "bank_ncu_kernel"},
+                              {"kind", op},
                               {"grid_blocks", blocks},
-                              {"loads_per_warp", kNcuBatches * kBatch},
-                              {"load_instructions", blocks * kNcuBatches * kBatch}}}};
+                              {op + "s_per_warp", kNcuBatches * kBatch},
+                              {op + "_instructions", blocks * kNcuBatches * kBatch}}}};
 }
 
 std::vector<uint32_t> lanes(uint32_t (*f)(uint32_t)) {

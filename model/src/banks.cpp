@@ -21,16 +21,6 @@ void WarpAccess::validate() const {
   }
 }
 
-std::vector<uint32_t> phases_128_bytes(const WarpAccess& access) {
-  // 128 bytes of requested data per phase: lanes_per_phase = 128 / width.
-  const int lanes_per_phase = 128 / access.width_bytes;
-  const uint32_t group =
-      lanes_per_phase >= kWarpSize ? 0xFFFFFFFFu : ((uint32_t{1} << lanes_per_phase) - 1u);
-  std::vector<uint32_t> masks;
-  for (int first = 0; first < kWarpSize; first += lanes_per_phase) masks.push_back(group << first);
-  return masks;
-}
-
 namespace {
 
 // Lanes [first, first + count) as a mask.
@@ -50,6 +40,14 @@ bool lanes_pair_by_xor2(const WarpAccess& access, int first, int count) {
 }
 
 }  // namespace
+
+std::vector<uint32_t> phases_128_bytes(const WarpAccess& access) {
+  // 128 bytes of requested data per phase: lanes_per_phase = 128 / width.
+  const int lanes_per_phase = 128 / access.width_bytes;
+  std::vector<uint32_t> masks;
+  for (int first = 0; first < kWarpSize; first += lanes_per_phase) masks.push_back(lane_range(first, lanes_per_phase));
+  return masks;
+}
 
 std::vector<uint32_t> phases_h200(const WarpAccess& access) {
   // docs/hardware.md#banks-repeats-across-phases (ncu on the H200, 388 cases of

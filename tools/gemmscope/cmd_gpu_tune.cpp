@@ -39,7 +39,7 @@ const gemmscope::cli::Registration reg{"tune", [](CLI::App& app) {
       ->capture_default_str();
   cmd->add_option("--configs", args->only,
                   "comma-separated configurations to try instead of all candidates (those a shape cannot run are "
-                  "left out), or instances (the first five fields, e.g. 128x128x64.s6.wg2pp.c2x1.static: all "
+                  "left out), or instances (the first five fields, six with swap, e.g. 128x128x64.s6.wg2pp.c2x1.static: all "
                   "of its candidates); a shape already in the cache has its entry timed with them in the same run, "
                   "and the fastest of the run replaces it");
   cmd->add_option("--warmup", args->warmup, "untimed rounds per shape")->check(CLI::Range(0, 100))->capture_default_str();
