@@ -141,10 +141,20 @@ KernelConfig parse_config(std::string_view text) {
   return c;
 }
 
-std::string parse_selection_item(std::string_view text) {
+namespace {
+bool names_instance(std::string_view text) {
   const auto fields = split(text, '.');
-  if (fields.size() != 5 + (fields.size() > 1 && fields[1] == "swap" ? 1 : 0)) return to_string(parse_config(text));
-  const std::string whole = to_string(parse_config(std::string(text) + ".g0.sk1"));
+  return fields.size() == 5 + (fields.size() > 1 && fields[1] == "swap" ? 1 : 0);
+}
+}  // namespace
+
+KernelConfig parse_config_or_instance(std::string_view text) {
+  return parse_config(names_instance(text) ? std::string(text) + ".g0.sk1" : std::string(text));
+}
+
+std::string parse_selection_item(std::string_view text) {
+  if (!names_instance(text)) return to_string(parse_config(text));
+  const std::string whole = to_string(parse_config_or_instance(text));
   return whole.substr(0, whole.rfind(".g"));
 }
 

@@ -68,6 +68,9 @@ std::string to_string(const KernelConfig& c);
 // Parses the printed form; throws ConfigError naming the field, the value and the
 // rule (including "not a compiled instance" with the list of compiled ones).
 KernelConfig parse_config(std::string_view text);
+// The same, where a compiled instance's fields alone (five, six with swap:
+// BMxBNxBK[.swap].sSTAGES.wgN[pp].cMxN.static|dynamic) stand for group 0 and no split.
+KernelConfig parse_config_or_instance(std::string_view text);
 
 // A selection of configurations (`gemmscope tune --configs`): each item is a whole
 // configuration, or a compiled instance's first five fields

@@ -107,10 +107,7 @@ Target target_of(const std::string& kernel) {
     t.recorder = found->recorder;
     return t;
   }
-  // The compiled instance's five fields stand for group 0 and no split (.g0.sk1).
-  std::string text = kernel.substr(4);
-  if (std::count(text.begin(), text.end(), '.') == 4) text += ".g0.sk1";
-  const tune::KernelConfig config = tune::parse_config(text);
+  const tune::KernelConfig config = tune::parse_config_or_instance(kernel.substr(4));
   if (!sm90::k10::has_timeline_instance(config)) {
     std::string list;
     for (const auto& c : sm90::k10::timeline_instances()) list += (list.empty() ? "" : ", ") + tune::to_string(c);

@@ -123,6 +123,16 @@ TEST(TuneConfig, ParsesSwappedOperandsAndCountsInTheKernelsShape) {
   EXPECT_NE(refusal("128x256x64.swap.s4.wg2.c2x1.static.g0.sk1").find("not a compiled instance"), std::string::npos);
   EXPECT_NE(refusal("128x160x64.s5.swap.wg2.c1x1.static.g0.sk1").find("expected 7 fields"), std::string::npos);
   EXPECT_EQ(parse_selection_item("128x160x64.swap.s5.wg2.c1x1.static"), "128x160x64.swap.s5.wg2.c1x1.static");
+  // An instance's fields alone: group 0, no split, swapped or not.
+  const KernelConfig alone = parse_config_or_instance("128x160x64.swap.s5.wg2.c1x1.static");
+  EXPECT_TRUE(alone.swap_ab);
+  EXPECT_EQ(alone.bm, 128);
+  EXPECT_EQ(alone.bn, 160);
+  EXPECT_EQ(alone.group, 0);
+  EXPECT_EQ(alone.splits, 1);
+  EXPECT_FALSE(alone.stream_k);
+  EXPECT_EQ(parse_config_or_instance("128x128x64.s6.wg2.c1x1.static").stages, 6);
+  EXPECT_EQ(parse_config_or_instance("128x160x64.swap.s5.wg2.c1x1.static.g8.sk2").splits, 2);
   EXPECT_TRUE(selected(c, {"128x160x64.swap.s5.wg2.c1x1.static"}));
   EXPECT_FALSE(selected(parse_config("128x128x64.s6.wg2.c1x1.static.g0.sk1"), {"128x128x64.swap.s6.wg2.c1x1.static"}));
 
