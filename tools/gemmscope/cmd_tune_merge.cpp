@@ -42,13 +42,7 @@ std::vector<gemmscope::report::BenchRun> read_runs(const std::vector<std::string
 }
 
 const gemmscope::cli::Registration reg{"tune merge", [](CLI::App& app) {
-  CLI::App* tune = nullptr;
-  for (CLI::App* sub : app.get_subcommands({}))
-    if (sub->get_name() == "tune") tune = sub;
-  if (!tune) {  // built without the kernels: no autotuning here, only the merge
-    tune = app.add_subcommand("tune", "Tuning caches (autotuning itself needs a build with the kernels)");
-    tune->require_subcommand(1);
-  }
+  CLI::App* tune = gemmscope::cli::tune_command(app);
   auto args = std::make_shared<MergeArgs>();
   CLI::App* cmd = tune->add_subcommand(
       "merge",

@@ -50,4 +50,14 @@ inline void add_gpu_subcommands(CLI::App* cmd,
   });
 }
 
+// `tune`: the autotuning command where the kernels are built (cmd_gpu_tune.cpp registers
+// it first), else a command that holds the host-only subcommands alone (merge, score).
+inline CLI::App* tune_command(CLI::App& root) {
+  for (CLI::App* sub : root.get_subcommands({}))
+    if (sub->get_name() == "tune") return sub;
+  CLI::App* tune = root.add_subcommand("tune", "Tuning caches (autotuning itself needs a build with the kernels)");
+  tune->require_subcommand(1);
+  return tune;
+}
+
 }  // namespace gemmscope::cli

@@ -11,6 +11,7 @@
 #include <stdexcept>
 #include <tuple>
 
+#include "csv_fields.hpp"
 #include "tune/text/csv.hpp"
 #include "tune/text/text_printf.hpp"
 #include "tune/text/shown_text.hpp"
@@ -18,19 +19,6 @@
 
 namespace gemmscope::report {
 namespace {
-
-[[noreturn]] void refuse(const std::string& name, int line, const std::string& what) {
-  throw std::invalid_argument(name + ": line " + std::to_string(line) + ": " + what);
-}
-
-int64_t size_field(const std::string& name, int line, const char* column, const std::string& text) {
-  const bool digits = !text.empty() && text.size() <= 10 && text.find_first_not_of("0123456789") == std::string::npos &&
-                      (text.size() == 1 || text[0] != '0');
-  const int64_t v = digits ? std::stoll(text) : 0;
-  if (!digits || v < 1 || v > 2147483647)
-    refuse(name, line, std::string(column) + " = '" + shown_text(text) + "' must be a whole number from 1 to 2^31 - 1");
-  return v;
-}
 
 // Bench writes a time with ostream's default form ("0.01464", "1.2e-05"); "nan",
 // "inf" or nothing where it measured none.

@@ -480,6 +480,31 @@ TEST_F(CliErrors, CompareBenchFiles) {
 #endif
 }
 
+// gemmscope tune score (host-only, in every build): a missing file, a bench CSV given
+// for a times CSV; then a score of two shapes' times.
+TEST_F(CliErrors, TuneScore) {
+  const std::string dir = testing::TempDir() + "/tune_score";
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  std::ofstream(dir + "/bench.csv") << "kernel,m,n,k,median_ms\nauto,1,8,8,1\n";
+  expect_refused({{"tune", "score", dir + "/none.csv"},
+                  "gemmscope: times CSV = " + dir + "/none.csv cannot be opened (No such file or directory)"});
+  expect_refused({{"tune", "score", dir + "/bench.csv"},
+                  "gemmscope: times CSV = " + dir +
+                      "/bench.csv: line 1: the header 'kernel,m,n,k,median_ms' is not `gemmscope tune --times`'s "
+                      "('gpu,driver,cuda_runtime,kernel_version,date,label,m,n,k,round,config,median_ms,cublas_ms,"
+                      "ratio_to_cublas')"});
+#ifdef GEMMSCOPE_CLI
+  const std::string where = "\"G\",\"D\",\"13.0\",7,x,\"l\",";
+  std::ofstream(dir + "/times.csv")
+      << "gpu,driver,cuda_runtime,kernel_version,date,label,m,n,k,round,config,median_ms,cublas_ms,ratio_to_cublas\n"
+      << where << "1,8,8,first,64x128x64.s8.wg1.c1x1.static.g0.sk1,1,1,1.25\n";
+  const std::string printed = run_cli_stdout({"tune", "score", dir + "/times.csv"});
+  EXPECT_NE(printed.find("1 shape timed on G (kernel version 7); the heuristic for 132 SMs"), std::string::npos)
+      << printed;
+#endif
+}
+
 // gemmscope tune merge (host-only, in every build): missing and corrupt caches, an
 // output that exists (left as it was), runs for one side only; then a merge that
 // adds a shape, written to a new file that reads back as a cache.
