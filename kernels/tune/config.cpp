@@ -302,7 +302,7 @@ std::vector<KernelConfig> candidates(const Shape& s, int sm_count) {
   return out;
 }
 
-double modelled_time_us(const KernelConfig& c, const Shape& user, int sm_count) {
+ModelledTime modelled_time(const KernelConfig& c, const Shape& user, int sm_count) {
   // Per-SM figures of an H200 near 1.7 GHz: dense bf16 wgmma ~6 TFLOP/s, L2 -> SM
   // 80 GB/s as a tile sustains it; HBM ~3.5 TB/s achievable. Only ratios between
   // configurations matter.
@@ -359,7 +359,8 @@ double modelled_time_us(const KernelConfig& c, const Shape& user, int sm_count) 
   };
   const double partial_us = static_cast<double>(c.bm) * c.bn * 4 / kPartialBytes * 1e6;  // one partial, one way
   const double kb = static_cast<double>(d.k_blocks);
-  double t = std::ceil(static_cast<double>(plan.dp_tiles) / static_cast<double>(slots)) * tile_us(kb * c.bk);
+  ModelledTime out;
+  out.whole_us = std::ceil(static_cast<double>(plan.dp_tiles) / static_cast<double>(slots)) * tile_us(kb * c.bk);
   if (plan.sk_tiles > 0) {
     // Every worker runs an equal share of the stream-K k-blocks; it writes up to two
     // partials and sums its share of the cut tiles, each from about kb / share + 1
@@ -374,23 +375,28 @@ double modelled_time_us(const KernelConfig& c, const Shape& user, int sm_count) 
     // of the sweep stream-K lost 15-20% to split-K 2 with the same tile.
     const double cta_bytes = cta_bytes_per_k * share * c.bk;
     const double sk_us = std::max(tile_us(share * c.bk), cta_bytes * plan.sk_workers * c.cluster_size() / kHbm * 1e6);
-    t += sk_us + (cut ? (2 + sums * pieces) * partial_us + kFixupUs : 0.0);
+    out.cut_us += sk_us + (cut ? (2 + sums * pieces) * partial_us + kFixupUs : 0.0);
   }
   if (plan.split_tiles > 0) {
     const double waves = std::ceil(static_cast<double>(plan.split_tiles * c.splits) / static_cast<double>(slots));
     // Each split writes its partial; the last of the S reads all S back.
-    t += waves * (tile_us(std::ceil(kb / c.splits) * c.bk) + (1 + c.splits) * partial_us + kFixupUs);
+    out.cut_us += waves * (tile_us(std::ceil(kb / c.splits) * c.bk) + (1 + c.splits) * partial_us + kFixupUs);
   }
   // The HBM floor, at the rate this configuration's stages sustain (eff_load: at M = 128
   // the stream of B from HBM is what small stages slow down).
   // The floor counts the cut tiles' partials (written and read back) with the operands.
   const double floor_bytes = static_cast<double>(s.m * s.k + s.n * s.k + s.m * s.n) * 2 +
                              static_cast<double>(plan.partial_slots) * c.cluster_size() * c.bm * c.bn * 4 * 2;
-  const double hbm_us = floor_bytes / (kHbm * eff_load) * 1e6;
-  t = std::max(t, hbm_us) + kTieShare * t;
-  if (c.schedule == Schedule::Dynamic) t *= 1.01;
-  if (c.group != 0) t *= 1.005;
-  return t;
+  out.floor_us = floor_bytes / (kHbm * eff_load) * 1e6;
+  const double t = out.whole_us + out.cut_us;
+  out.total_us = std::max(t, out.floor_us) + kTieShare * t;
+  if (c.schedule == Schedule::Dynamic) out.total_us *= 1.01;
+  if (c.group != 0) out.total_us *= 1.005;
+  return out;
+}
+
+double modelled_time_us(const KernelConfig& c, const Shape& user, int sm_count) {
+  return modelled_time(c, user, sm_count).total_us;
 }
 
 KernelConfig heuristic(const Shape& s, int sm_count) {

@@ -185,6 +185,16 @@ std::vector<KernelConfig> candidates(const Shape& s, int sm_count);
 // cut tiles, stream-K's loads at the HBM rate; constants set from H200
 // measurements). A model, not a measurement: the tuning cache overrides it.
 KernelConfig heuristic(const Shape& s, int sm_count);
+// The model's terms for one configuration (microseconds): what heuristic() ranks by
+// is total_us; `gemmscope tune explain` prints the rest.
+struct ModelledTime {
+  double whole_us = 0;  // waves of whole tiles
+  double cut_us = 0;    // split-K or stream-K: the cut tiles' pieces, partials and fixup
+  double floor_us = 0;  // A, B, C and the partials through HBM once
+  double total_us = 0;  // max(whole + cut, floor), the tie share, the plainer-form factors
+  bool on_floor() const { return floor_us >= whole_us + cut_us; }
+};
+ModelledTime modelled_time(const KernelConfig& c, const Shape& s, int sm_count);
 double modelled_time_us(const KernelConfig& c, const Shape& s, int sm_count);
 
 }  // namespace gemmscope::tune

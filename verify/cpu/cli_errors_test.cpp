@@ -505,6 +505,22 @@ TEST_F(CliErrors, TuneScore) {
 #endif
 }
 
+// gemmscope tune explain (host-only): a bad shape and SM count; then a ranking.
+TEST_F(CliErrors, TuneExplain) {
+  expect_refused({{"tune", "explain", "0x8x8"}, "gemmscope: shape '0x8x8' must be MxNxK with each size in 1..2^31-1"});
+  expect_refused({{"tune", "explain", "64x64x64", "--sms", "0"},
+                  "gemmscope: --sms: Value 0 not in range 1 to 1024; see --help"});
+#ifdef GEMMSCOPE_CLI
+  // At 4096^3 the 128 x 256 tiles in 2x1, 1x1 and 1x2 clusters model the same time: the
+  // two ties are printed past --top 1, and nothing else is.
+  const std::string printed = run_cli_stdout({"tune", "explain", "4096x4096x4096", "--top", "1"});
+  EXPECT_NE(printed.find("4096x4096x4096 on 132 SMs: "), std::string::npos) << printed;
+  EXPECT_NE(printed.find("     3  128x256x64.s4.wg2.c1x2.static.g0.sk1"), std::string::npos) << printed;
+  EXPECT_EQ(printed.find("     4  "), std::string::npos) << printed;
+  EXPECT_NE(printed.find("2 configurations tie with the pick"), std::string::npos) << printed;
+#endif
+}
+
 // gemmscope tune merge (host-only, in every build): missing and corrupt caches, an
 // output that exists (left as it was), runs for one side only; then a merge that
 // adds a shape, written to a new file that reads back as a cache.

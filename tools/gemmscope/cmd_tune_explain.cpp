@@ -1,0 +1,42 @@
+// gemmscope tune explain: the heuristic's ranking of every candidate for a shape, with
+// the model's terms (report/heuristic_explain.hpp). Host only.
+#include <cstdio>
+#include <memory>
+#include <string>
+
+#include "command.hpp"
+#include "report/heuristic_explain.hpp"
+#include "shapes_arg.hpp"
+
+namespace {
+
+struct ExplainArgs {
+  std::string shapes;
+  int sms = 132;
+  int top = 8;
+};
+
+const gemmscope::cli::Registration reg{"tune explain", [](CLI::App& app) {
+  CLI::App* tune = gemmscope::cli::tune_command(app);
+  auto args = std::make_shared<ExplainArgs>();
+  CLI::App* cmd = tune->add_subcommand(
+      "explain",
+      "Why auto runs what it runs on a shape without a cache entry: every k10 candidate ranked by the heuristic's "
+      "model (its waves of whole tiles, cut tiles and HBM floor), the ties with the pick, and the shipped caches' "
+      "entry for the shape");
+  cmd->add_option("shapes", args->shapes, "MxNxK[,MxNxK...] or a shape-set CSV (model,layer,m,n,k)")->required();
+  cmd->add_option("--sms", args->sms, "the GPU's SM count the heuristic plans for (132: H100 SXM, H200)")
+      ->check(CLI::Range(1, 1024));
+  cmd->add_option("--top", args->top, "ranks to print (configurations tied with the pick are printed too)")
+      ->check(CLI::Range(1, 100000));
+  cmd->callback([args] {
+    bool first = true;
+    for (const auto& s : gemmscope::cli::shapes_arg(args->shapes)) {
+      const auto e = gemmscope::report::explain_heuristic({s.m, s.n, s.k}, args->sms);
+      std::printf("%s%s", first ? "" : "\n", gemmscope::report::explain_report(e, args->top).c_str());
+      first = false;
+    }
+  });
+}};
+
+}  // namespace

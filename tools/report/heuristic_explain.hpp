@@ -1,0 +1,41 @@
+#pragma once
+// Why `auto` runs what it runs on a shape it has no tuning-cache entry for: every
+// candidate of the tunable kernel ranked by the heuristic's model (tune::modelled_time),
+// with the model's terms, the configurations that tie with the pick, and what the
+// shipped tuning caches hold for the shape instead. Host-only; no GPU.
+#include <string>
+#include <vector>
+
+#include "tune/config.hpp"
+
+namespace gemmscope::report {
+
+struct RankedConfig {
+  tune::KernelConfig config;
+  tune::ModelledTime time;
+  int64_t units = 0;  // clusters with work (tune::SplitPlan::units)
+  int64_t slots = 0;  // clusters that fit on the GPU at once (tune::cluster_slots)
+};
+
+struct ShippedPick {
+  std::string cache;  // the shipped cache's name ("h200")
+  std::string where;  // "NVIDIA H200, CUDA 13.0, driver 580"
+  std::string config;
+};
+
+struct Explanation {
+  tune::Shape shape;
+  int sm_count = 0;
+  std::vector<RankedConfig> ranked;  // fastest modelled first; ties in compiled order, so ranked[0] is heuristic()'s
+  std::string refusal;               // why no candidate runs the shape (ranked is empty)
+  std::vector<ShippedPick> shipped;  // entries for this shape and kernel version in the shipped caches
+};
+
+// Throws std::invalid_argument for an SM count outside 1..1024.
+Explanation explain_heuristic(const tune::Shape& shape, int sm_count);
+
+// The first `top` ranks (and every configuration tied with the pick), the ties and the
+// shipped entries, as `gemmscope tune explain` prints them.
+std::string explain_report(const Explanation& e, int top);
+
+}  // namespace gemmscope::report
