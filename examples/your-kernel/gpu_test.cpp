@@ -4,15 +4,22 @@
 //   - the deliberately broken variant: the harness fails it and shrinks the failure to
 //     the smallest shape that shows the bug;
 //   - the recording build: the shared-memory addresses its warps used equal the model's
-//     prediction (predicted_trace.cpp), record for record.
+//     prediction (predicted_trace.cpp), record for record;
+//   - the timeline build: one tile and one epilogue per CTA, consistent, on this GPU's
+//     SMs, as a Chrome trace that passes the format's rules.
 #include <gtest/gtest.h>
 
 #include <cstdio>
+#include <fstream>
+#include <set>
+#include <utility>
 
 #include "gemmscope/testing/differential.hpp"
 #include "gemmscope/testing/gtest.hpp"
 #include "gemmscope/traces/analysis.hpp"
+#include "gemmscope/traces/chrome_trace.hpp"
 #include "gemmscope/traces/device_decode.hpp"
+#include "gemmscope/traces/timeline.hpp"
 #include "gemmscope/traces/trace.hpp"
 #include "predicted_trace.hpp"
 #include "tile_address.hpp"
@@ -96,4 +103,41 @@ TEST(YourKernelGpu, RecordedTraceIsTheModelsPrediction) {
   const gtr::TraceAnalysis analysis = gtr::analyze_trace(recorded);
   std::printf("%s", gtr::format_analysis(recorded, analysis, false).c_str());
   EXPECT_EQ(analysis.total.conflicts(), 0);
+}
+
+// 300 x 200 in 64 x 64 tiles: 5 x 4 CTAs, ragged in both. Each CTA's one warpgroup records
+// its K loop as a tile and its stores as an epilogue: 4 events per CTA. The trace and its
+// summary are left in the working folder (tile_gemm.timeline.json opens in
+// ui.perfetto.dev).
+TEST(YourKernelGpu, RecordedTimelineIsConsistent) {
+  GEMMSCOPE_REQUIRE_GPU();
+  const gt::Shape s{300, 200, 512};
+  __nv_bfloat16 *a = nullptr, *b = nullptr, *c = nullptr;
+  ASSERT_EQ(cudaMalloc(&a, s.m * s.k * 2), cudaSuccess);
+  ASSERT_EQ(cudaMalloc(&b, s.n * s.k * 2), cudaSuccess);
+  ASSERT_EQ(cudaMalloc(&c, s.m * s.n * 2), cudaSuccess);
+  cudaMemset(a, 0, s.m * s.k * 2);  // the events do not depend on the values
+  cudaMemset(b, 0, s.n * s.k * 2);
+  const auto raw = your_kernel::record_tile_gemm_timeline(s, a, b, c, 1024);
+  cudaFree(a), cudaFree(b), cudaFree(c);
+  const gtr::Timeline t = gtr::decode_timeline(raw);
+  EXPECT_EQ(t.dropped, 0u);
+  EXPECT_EQ(gtr::check_timeline(t), std::vector<std::string>{});
+  ASSERT_EQ(t.events.size(), 5u * 4u * 4u);
+  int sms = 0;
+  ASSERT_EQ(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0), cudaSuccess);
+  std::set<std::pair<int32_t, int32_t>> tiles;
+  for (const gtr::TimelineEvent& e : t.events) {
+    EXPECT_LT(e.sm, static_cast<uint32_t>(sms));
+    if (e.kind == gtr::timeline_record::kKindTileBegin) tiles.insert({e.m0, e.n0});
+  }
+  std::set<std::pair<int32_t, int32_t>> expected;
+  for (int32_t m0 = 0; m0 < 300; m0 += 64)
+    for (int32_t n0 = 0; n0 < 200; n0 += 64) expected.insert({m0, n0});
+  EXPECT_EQ(tiles, expected);
+  const nlohmann::json chrome = gtr::timeline_to_chrome(t, "tile_gemm 300x200x512");
+  EXPECT_EQ(gtr::validate_chrome_trace(chrome), std::vector<std::string>{});
+  std::ofstream("tile_gemm.timeline.json") << chrome.dump();
+  std::ofstream("tile_gemm.timeline.svg") << gtr::timeline_summary_svg(chrome, "tile_gemm 300x200x512");
+  std::printf("wrote tile_gemm.timeline.json and tile_gemm.timeline.svg: %zu events\n", t.events.size());
 }

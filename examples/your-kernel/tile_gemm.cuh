@@ -1,17 +1,20 @@
 #pragma once
-// The kernel body, included by tile_gemm.cu (normal and broken variants) and by
-// tile_gemm_traced.cu (with GEMMSCOPE_TRACE_RECORD on): one source, three builds.
+// The kernel body, included by tile_gemm.cu (normal and broken variants), by
+// tile_gemm_traced.cu (with GEMMSCOPE_TRACE_RECORD on) and by tile_gemm_timeline.cu
+// (with GEMMSCOPE_TIMELINE on): one source, four builds.
 #include <cuda_bf16.h>
 
 #include <cstdint>
 
 #include "gemmscope/testing/reference.hpp"  // gemmscope::testing::Shape
 #include "gemmscope/traces/recorder.cuh"  // GEMMSCOPE_TRACE_SMEM: nothing unless GEMMSCOPE_TRACE_RECORD
+#include "gemmscope/traces/timeline.cuh"  // GEMMSCOPE_TIMELINE_*: nothing unless GEMMSCOPE_TIMELINE
 #include "tile_address.hpp"
 
 namespace your_kernel {
 
 namespace stage = gemmscope::traces::device_record;
+namespace tl = gemmscope::traces::timeline_record;
 using Shape = gemmscope::testing::Shape;
 
 struct alignas(1024) SharedTiles {  // 1024: the swizzle pattern starts at the tile's first byte
@@ -45,8 +48,12 @@ __global__ void __launch_bounds__(kThreads) tile_gemm_kernel(int64_t m, int64_t 
   const uint32_t t = threadIdx.x;
   const int64_t m0 = int64_t{blockIdx.y} * kTileM, n0 = int64_t{blockIdx.x} * kTileN;
   const uint32_t row = compute_row(t), col0 = compute_col0(t);
+  GEMMSCOPE_TIMELINE_CTA_BEGIN();  // the timeline's writer (one warpgroup: thread 0 records)
   float acc[32] = {};
 
+  // The timeline: the K loop as the tile, the stores of C as the epilogue (as thread 0
+  // sees them: it records without waiting for the other threads).
+  GEMMSCOPE_TIMELINE_EVENT(t == 0, tl::kKindTileBegin, tl::kRoleMainloop, 0, 0, tl::kBarrierNone, static_cast<int>(m0), static_cast<int>(n0));
   for (int64_t k0 = 0; k0 < k; k0 += kTileK) {
     // Global -> shared, A then B, through the swizzle.
 #pragma unroll
@@ -75,10 +82,13 @@ __global__ void __launch_bounds__(kThreads) tile_gemm_kernel(int64_t m, int64_t 
     }
     __syncthreads();
   }
+  GEMMSCOPE_TIMELINE_EVENT(t == 0, tl::kKindTileEnd, tl::kRoleMainloop, 0, 0, tl::kBarrierNone, static_cast<int>(m0), static_cast<int>(n0));
+  GEMMSCOPE_TIMELINE_EVENT(t == 0, tl::kKindEpilogueBegin, tl::kRoleEpilogue, 0, 0, tl::kBarrierNone, static_cast<int>(m0), static_cast<int>(n0));
   if (m0 + row < m)
 #pragma unroll
     for (uint32_t j = 0; j < 32; ++j)
       if (n0 + col0 + j < n) c[(m0 + row) * n + n0 + col0 + j] = __float2bfloat16_rn(acc[j]);
+  GEMMSCOPE_TIMELINE_EVENT(t == 0, tl::kKindEpilogueEnd, tl::kRoleEpilogue, 0, 0, tl::kBarrierNone, static_cast<int>(m0), static_cast<int>(n0));
 }
 
 template <bool kBroken>

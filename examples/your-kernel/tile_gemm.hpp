@@ -9,6 +9,7 @@
 
 #include "gemmscope/testing/reference.hpp"  // gemmscope::testing::Shape
 #include "gemmscope/traces/device_record.hpp"
+#include "gemmscope/traces/timeline_record.hpp"
 
 namespace your_kernel {
 
@@ -27,5 +28,12 @@ void launch_tile_gemm_broken(Shape shape, const __nv_bfloat16* a, const __nv_bfl
 gemmscope::traces::device_record::RecordedBuffer record_tile_gemm(Shape shape, const __nv_bfloat16* a,
                                                                   const __nv_bfloat16* b, __nv_bfloat16* c,
                                                                   uint32_t capacity_records);
+
+// The timeline build (tile_gemm_timeline.cu): runs the kernel once with
+// GEMMSCOPE_TIMELINE on and returns its events: per CTA, the K loop (tile begin and
+// end) and the stores of C (epilogue begin and end), with %globaltimer and the SM.
+gemmscope::traces::timeline_record::RecordedTimeline record_tile_gemm_timeline(Shape shape, const __nv_bfloat16* a,
+                                                                              const __nv_bfloat16* b, __nv_bfloat16* c,
+                                                                              uint32_t capacity_events);
 
 }  // namespace your_kernel

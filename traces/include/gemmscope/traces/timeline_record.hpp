@@ -50,7 +50,15 @@ inline constexpr uint32_t kBarrierSchedule = 6; // the dynamic schedule's broadc
 inline constexpr uint32_t kBarrierFixup = 7;    // a cut tile's other pieces
 inline constexpr uint32_t kBarrierLast = kBarrierFixup;
 
-inline constexpr uint32_t header(uint32_t kind, uint32_t role, uint32_t warpgroup, uint32_t stage, uint32_t barrier) {
+// The recorder's events call it on the device: marked for both sides, so that a
+// kernel's build needs no --expt-relaxed-constexpr.
+#if defined(__CUDACC__)
+#define GEMMSCOPE_TIMELINE_HOST_DEVICE __host__ __device__
+#else
+#define GEMMSCOPE_TIMELINE_HOST_DEVICE
+#endif
+inline constexpr GEMMSCOPE_TIMELINE_HOST_DEVICE uint32_t header(uint32_t kind, uint32_t role, uint32_t warpgroup,
+                                                                uint32_t stage, uint32_t barrier) {
   return (kind & 0xffu) | (role & 0xfu) << 8 | (warpgroup & 0xfu) << 12 | (stage & 0xffu) << 16 | (barrier & 0xffu) << 24;
 }
 
