@@ -30,6 +30,25 @@ namespace gtr = gemmscope::traces;
 
 namespace {
 
+// Device operands of a shape, zeroed: what the recording builds record does not depend on
+// the values.
+struct ZeroOperands {
+  __nv_bfloat16 *a = nullptr, *b = nullptr, *c = nullptr;
+  bool ok = false;
+  explicit ZeroOperands(const gt::Shape& s) {
+    ok = cudaMalloc(&a, s.m * s.k * 2) == cudaSuccess && cudaMalloc(&b, s.n * s.k * 2) == cudaSuccess &&
+         cudaMalloc(&c, s.m * s.n * 2) == cudaSuccess && cudaMemset(a, 0, s.m * s.k * 2) == cudaSuccess &&
+         cudaMemset(b, 0, s.n * s.k * 2) == cudaSuccess;
+  }
+  ZeroOperands(const ZeroOperands&) = delete;
+  ZeroOperands& operator=(const ZeroOperands&) = delete;
+  ~ZeroOperands() {
+    cudaFree(a);
+    cudaFree(b);
+    cudaFree(c);
+  }
+};
+
 gt::DiffOptions options(const std::string& name) {
   gt::DiffOptions o;
   o.name = name;
@@ -83,14 +102,9 @@ TEST(YourKernelGpu, BrokenVariantIsCaughtAndShrunk) {
 TEST(YourKernelGpu, RecordedTraceIsTheModelsPrediction) {
   GEMMSCOPE_REQUIRE_GPU();
   const gt::Shape s{128, 128, 128};  // 4 CTAs, 2 K steps each
-  __nv_bfloat16 *a = nullptr, *b = nullptr, *c = nullptr;
-  ASSERT_EQ(cudaMalloc(&a, s.m * s.k * 2), cudaSuccess);
-  ASSERT_EQ(cudaMalloc(&b, s.n * s.k * 2), cudaSuccess);
-  ASSERT_EQ(cudaMalloc(&c, s.m * s.n * 2), cudaSuccess);
-  cudaMemset(a, 0, s.m * s.k * 2);  // the addresses do not depend on the values
-  cudaMemset(b, 0, s.n * s.k * 2);
-  const auto raw = your_kernel::record_tile_gemm(s, a, b, c, 4096);
-  cudaFree(a), cudaFree(b), cudaFree(c);
+  const ZeroOperands ops(s);
+  ASSERT_TRUE(ops.ok);
+  const auto raw = your_kernel::record_tile_gemm(s, ops.a, ops.b, ops.c, 4096);
   const gtr::Trace recorded = gtr::write_device_trace("tile_gemm.gpu.trace.jsonl", raw, "tile_gemm",
                                                       "tile_gemm recorded on the GPU, shape 128x128x128");
   std::printf("wrote tile_gemm.gpu.trace.jsonl: %zu records, smem_base %llu\n", recorded.records.size(),
@@ -112,14 +126,9 @@ TEST(YourKernelGpu, RecordedTraceIsTheModelsPrediction) {
 TEST(YourKernelGpu, RecordedTimelineIsConsistent) {
   GEMMSCOPE_REQUIRE_GPU();
   const gt::Shape s{300, 200, 512};
-  __nv_bfloat16 *a = nullptr, *b = nullptr, *c = nullptr;
-  ASSERT_EQ(cudaMalloc(&a, s.m * s.k * 2), cudaSuccess);
-  ASSERT_EQ(cudaMalloc(&b, s.n * s.k * 2), cudaSuccess);
-  ASSERT_EQ(cudaMalloc(&c, s.m * s.n * 2), cudaSuccess);
-  cudaMemset(a, 0, s.m * s.k * 2);  // the events do not depend on the values
-  cudaMemset(b, 0, s.n * s.k * 2);
-  const auto raw = your_kernel::record_tile_gemm_timeline(s, a, b, c, 1024);
-  cudaFree(a), cudaFree(b), cudaFree(c);
+  const ZeroOperands ops(s);
+  ASSERT_TRUE(ops.ok);
+  const auto raw = your_kernel::record_tile_gemm_timeline(s, ops.a, ops.b, ops.c, 1024);
   const gtr::Timeline t = gtr::decode_timeline(raw);
   EXPECT_EQ(t.dropped, 0u);
   EXPECT_EQ(gtr::check_timeline(t), std::vector<std::string>{});
