@@ -29,7 +29,7 @@ extern "C" {
 #define GS_SHORT 4
 
 /* Raised when the ABI changes; the Python package refuses a library of another one. */
-#define GS_ABI_VERSION 2
+#define GS_ABI_VERSION 3
 
 int gs_abi_version(void);
 const char* gs_version(void);
@@ -132,6 +132,22 @@ int gs_trace_instruction_dot(const gs_trace* trace, int64_t record, const char* 
 /* A shape-set CSV (the files of bench/shapes/: model,layer,m,n,k) through the one reader the
  * autotuner and bench use; *json: [{"model", "layer", "m", "n", "k"}, ...]. */
 int gs_shape_set(const char* path, const char** json);
+
+/* ---- checking a GEMM of your own ------------------------------------------------ */
+
+/* The differential check's random inputs: A (M x K) and B (N x K) as bf16 bits, drawn from
+ * `seed` (normal(0, 1), the same values as gemmscope's own tests for that seed and shape),
+ * into arrays the caller owns. M, N, K >= 1; the shape within gs_check_compare's bounds too,
+ * so that one it would refuse is refused before its inputs are drawn. */
+int gs_check_inputs(int64_t m, int64_t n, int64_t k, uint64_t seed, uint16_t* a, uint16_t* b);
+/* C (M x N bf16 bits) against C = A * B^T in double precision (Eigen) and the bound for
+ * bf16 inputs, fp32 accumulation and bf16 output (any NaN or Inf fails); *json: {"ok",
+ * "normwise_rel_error", "worst_elementwise_ratio", "bad_elements", "nan_elements",
+ * "first_bad_row", "first_bad_col", "summary"}. M x K and N x K at most 2^28 elements,
+ * M x N at most 2^26 and M x N x K at most 2^34 multiply-adds (the reference's memory and
+ * time). */
+int gs_check_compare(int64_t m, int64_t n, int64_t k, const uint16_t* a, const uint16_t* b, const uint16_t* c,
+                     const char** json);
 
 /* ---- the GEMM ------------------------------------------------------------------ */
 

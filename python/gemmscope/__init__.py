@@ -9,6 +9,7 @@ gemmscope command line prints.
 from ._capi import have_kernels, version as __version__
 from ._banks import BankCollision, BankPhase, BankResult, banks
 from ._gemm import gemm, gemm_kernel, load_shape_set
+from .check import CheckCase, CheckResult, check_gemm
 from .model import (TmemMap, desc_decode, desc_encode, desc_map, idesc_decode, idesc_encode, swizzle, tmem_map)
 from .pictures import Picture, swizzle_picture
 from . import timing
@@ -22,4 +23,5 @@ __all__ = [
     "trace_model", "trace_stages",
     "Picture", "swizzle_picture",
     "gemm", "gemm_kernel", "load_shape_set", "have_kernels",
+    "check_gemm", "CheckResult", "CheckCase",
 ]

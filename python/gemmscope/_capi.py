@@ -11,7 +11,7 @@ import os
 import sys
 
 GS_OK, GS_INVALID, GS_FAILED, GS_UNAVAILABLE, GS_SHORT = 0, 1, 2, 3, 4
-ABI_VERSION = 2
+ABI_VERSION = 3
 
 _c_int64_p = ctypes.POINTER(ctypes.c_int64)
 _c_uint64_p = ctypes.POINTER(ctypes.c_uint64)
@@ -88,6 +88,8 @@ def _declare(lib):
         "gs_trace_heatmap_dot": (i32, [_trace_p, s, _c_str_p]),
         "gs_trace_instruction_dot": (i32, [_trace_p, i64, s, _c_str_p]),
         "gs_shape_set": (i32, [s, _c_str_p]),
+        "gs_check_inputs": (i32, [i64, i64, i64, u64, p, p]),
+        "gs_check_compare": (i32, [i64, i64, i64, p, p, p, _c_str_p]),
         "gs_have_kernels": (i32, []),
         "gs_gemm": (i32, [i64, i64, i64, p, p, p, ctypes.c_size_t, i32, s]),
         "gs_gemm_dispatch": (i32, [i64, i64, i64, p, p, p, s, _c_str_p]),

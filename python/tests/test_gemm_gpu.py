@@ -185,3 +185,19 @@ def test_native_batch_computes_and_times(torch):
     gemmscope.timing.spin(s.cuda_stream, microseconds=1000)
     s.synchronize()
     assert gemmscope.timing.host_seconds(*sets[0], calls=10) > 0
+
+
+# gemmscope.check_gemm with CUDA tensors: gemmscope.gemm passes it, and a torch GEMM with
+# row 13 zeroed fails, shrunk to the smallest shape that has the row.
+def test_check_gemm_holds_gemm_and_catches_a_wrong_row(torch):
+    result = gemmscope.check_gemm(lambda a, b, out: gemmscope.gemm(a, b, out=out), cases=12, max_dim=1500, seed=5)
+    assert result.ok, str(result)
+
+    def row_13_zero(a, b, out):
+        out.copy_((a.float() @ b.float().T).to(torch.bfloat16))
+        if out.shape[0] > 13:
+            out[13].zero_()
+
+    broken = gemmscope.check_gemm(row_13_zero, shapes=[(300, 40, 70)])
+    assert not broken.ok
+    assert broken.smallest_failure.shape == (14, 1, 1), str(broken)
