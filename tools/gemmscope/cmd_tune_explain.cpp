@@ -14,6 +14,7 @@ struct ExplainArgs {
   std::string shapes;
   int sms = 132;
   int top = 8;
+  std::string cache;
 };
 
 const gemmscope::cli::Registration reg{"tune explain", [](CLI::App& app) {
@@ -29,10 +30,11 @@ const gemmscope::cli::Registration reg{"tune explain", [](CLI::App& app) {
       ->check(CLI::Range(1, 1024));
   cmd->add_option("--top", args->top, "ranks to print (configurations tied with the pick are printed too)")
       ->check(CLI::Range(1, 100000));
+  cmd->add_option("--cache", args->cache, "also a tuning cache of yours: its entries for the shape, any GPU");
   cmd->callback([args] {
     bool first = true;
     for (const auto& s : gemmscope::cli::shapes_arg(args->shapes)) {
-      const auto e = gemmscope::report::explain_heuristic({s.m, s.n, s.k}, args->sms);
+      const auto e = gemmscope::report::explain_heuristic({s.m, s.n, s.k}, args->sms, args->cache);
       std::printf("%s%s", first ? "" : "\n", gemmscope::report::explain_report(e, args->top).c_str());
       first = false;
     }

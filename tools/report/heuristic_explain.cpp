@@ -1,15 +1,30 @@
 #include "heuristic_explain.hpp"
 
 #include <algorithm>
+#include <filesystem>
 #include <stdexcept>
 
 #include "tune/cache.hpp"
 #include "tune/shipped.hpp"
+#include "tune/text/shown_text.hpp"
 #include "tune/text/text_printf.hpp"
 
 namespace gemmscope::report {
 
-Explanation explain_heuristic(const tune::Shape& shape, int sm_count) {
+namespace {
+
+void add_entries(const tune::TuneCache& cache, const std::string& name, const tune::Shape& shape, bool this_version_only,
+                 std::vector<CachedPick>& into) {
+  for (const tune::TuneEntry& entry : cache.entries)
+    if (entry.key.m == shape.m && entry.key.n == shape.n && entry.key.k == shape.k &&
+        (!this_version_only || entry.key.kernel_version == tune::kKernelVersion))
+      into.push_back({name, entry.key.gpu + ", CUDA " + entry.key.cuda + ", driver " + tune::driver_major(entry.key.driver),
+                      entry.config, entry.key.kernel_version});
+}
+
+}  // namespace
+
+Explanation explain_heuristic(const tune::Shape& shape, int sm_count, const std::string& cache_file) {
   if (sm_count < 1 || sm_count > 1024)
     throw std::invalid_argument("SM count = " + std::to_string(sm_count) + " must be in 1..1024");
   Explanation e;
@@ -24,13 +39,18 @@ Explanation explain_heuristic(const tune::Shape& shape, int sm_count) {
                    [](const RankedConfig& a, const RankedConfig& b) { return a.time.total_us < b.time.total_us; });
   if (e.ranked.empty()) e.refusal = tune::shape_rules(tune::compiled_instances().front(), shape);
   for (const tune::ShippedCache& shipped : tune::shipped_caches())
-    for (const tune::TuneEntry& entry :
-         tune::parse_tune_cache(shipped.json, "shipped tuning cache " + std::string(shipped.name)).entries)
-      if (entry.key.m == shape.m && entry.key.n == shape.n && entry.key.k == shape.k &&
-          entry.key.kernel_version == tune::kKernelVersion)
-        e.shipped.push_back({std::string(shipped.name),
-                             entry.key.gpu + ", CUDA " + entry.key.cuda + ", driver " + tune::driver_major(entry.key.driver),
-                             entry.config});
+    add_entries(tune::parse_tune_cache(shipped.json, "shipped tuning cache " + std::string(shipped.name)),
+                "shipped cache " + std::string(shipped.name), shape, true, e.cached);
+  if (!cache_file.empty()) {
+    std::error_code ec;
+    if (!std::filesystem::exists(cache_file, ec))
+      throw std::invalid_argument("--cache = " + shown_text(cache_file) + " does not exist");
+    try {
+      add_entries(tune::load_tune_cache(cache_file), "your cache " + cache_file, shape, false, e.cached);
+    } catch (const tune::TuneCacheError& err) {
+      throw std::invalid_argument(err.what());
+    }
+  }
   return e;
 }
 
@@ -59,11 +79,17 @@ std::string explain_report(const Explanation& e, int top) {
   if (ties > 0)
     out += text_printf("  %d configuration%s tie%s with the pick; the heuristic takes the first in compiled order\n",
                        ties, ties == 1 ? "" : "s", ties == 1 ? "s" : "");
-  for (const ShippedPick& s : e.shipped)
-    out += "  shipped cache " + s.cache + ": on " + s.where + ", auto runs " +
-           (s.config == tune::to_string(pick.config) ? "the same configuration" : s.config + " instead") + "\n";
-  if (e.shipped.empty()) out += "  no shipped tuning cache has this shape\n";
-  out += "  (a cache of yours, GEMMSCOPE_TUNE_CACHE or gemmscope::use_tune_cache, comes first)\n";
+  for (const CachedPick& c : e.cached) {
+    out += "  " + c.cache + ": on " + c.where + ", ";
+    if (c.kernel_version != tune::kKernelVersion)
+      out += "kernel version " + std::to_string(c.kernel_version) + ": ignored by this build's (" +
+             std::to_string(tune::kKernelVersion) + ")\n";
+    else
+      out += "auto runs " + (c.config == tune::to_string(pick.config) ? "the same configuration" : c.config + " instead") +
+             "\n";
+  }
+  if (e.cached.empty()) out += "  no tuning cache here has this shape\n";
+  out += "  (a cache of yours, GEMMSCOPE_TUNE_CACHE or gemmscope::use_tune_cache, comes before the shipped ones)\n";
   return out;
 }
 

@@ -17,10 +17,12 @@ struct RankedConfig {
   int64_t slots = 0;  // clusters that fit on the GPU at once (tune::cluster_slots)
 };
 
-struct ShippedPick {
-  std::string cache;  // the shipped cache's name ("h200")
+// A tuning cache's entry for the shape: what auto runs instead where its key matches.
+struct CachedPick {
+  std::string cache;  // "shipped cache h200", or "your cache <path>"
   std::string where;  // "NVIDIA H200, CUDA 13.0, driver 580"
   std::string config;
+  int kernel_version = 0;
 };
 
 struct Explanation {
@@ -28,14 +30,16 @@ struct Explanation {
   int sm_count = 0;
   std::vector<RankedConfig> ranked;  // fastest modelled first; ties in compiled order, so ranked[0] is heuristic()'s
   std::string refusal;               // why no candidate runs the shape (ranked is empty)
-  std::vector<ShippedPick> shipped;  // entries for this shape and kernel version in the shipped caches
+  std::vector<CachedPick> cached;     // the shipped caches' entries for the shape (this kernel version), then
+                                     // those of the cache file given, any version
 };
 
-// Throws std::invalid_argument for an SM count outside 1..1024.
-Explanation explain_heuristic(const tune::Shape& shape, int sm_count);
+// Throws std::invalid_argument for an SM count outside 1..1024, or naming the cache file
+// that cannot be read or parsed. `cache_file` empty: the shipped caches alone.
+Explanation explain_heuristic(const tune::Shape& shape, int sm_count, const std::string& cache_file = {});
 
 // The first `top` ranks (and every configuration tied with the pick), the ties and the
-// shipped entries, as `gemmscope tune explain` prints them.
+// caches' entries, as `gemmscope tune explain` prints them.
 std::string explain_report(const Explanation& e, int top);
 
 }  // namespace gemmscope::report

@@ -60,7 +60,7 @@ TEST(HeuristicExplain, NamesTiesAndTheShippedEntry) {
   EXPECT_NE(report.find("64x128x128.s4.wg1.c2x1.static.g0.sk1"), std::string::npos) << report;
   EXPECT_NE(report.find("(tied)"), std::string::npos) << report;
   EXPECT_NE(report.find("1 configuration ties with the pick"), std::string::npos) << report;
-  EXPECT_NE(report.find("no shipped tuning cache has this shape"), std::string::npos) << report;
+  EXPECT_NE(report.find("no tuning cache here has this shape"), std::string::npos) << report;
 
   // A shape of the 48 the H200's cache was tuned on: its entry, from the file itself.
   std::ifstream in(std::filesystem::path(GEMMSCOPE_SOURCE_DIR) / "kernels" / "tune" / "caches" / "h200.json");
@@ -68,10 +68,38 @@ TEST(HeuristicExplain, NamesTiesAndTheShippedEntry) {
   const auto& entry = cache["entries"][0];
   const tune::Shape s{entry["m"].get<int64_t>(), entry["n"].get<int64_t>(), entry["k"].get<int64_t>()};
   const auto e = explain_heuristic(s, kSms);
-  ASSERT_FALSE(e.shipped.empty());
-  EXPECT_EQ(e.shipped.front().cache, "h200");
-  EXPECT_EQ(e.shipped.front().config, entry["config"].get<std::string>());
+  ASSERT_FALSE(e.cached.empty());
+  EXPECT_EQ(e.cached.front().cache, "shipped cache h200");
+  EXPECT_EQ(e.cached.front().config, entry["config"].get<std::string>());
   EXPECT_NE(explain_report(e, 1).find("shipped cache h200: on " + entry["gpu"].get<std::string>()), std::string::npos);
+}
+
+TEST(HeuristicExplain, ReadsACacheOfYours) {
+  // Two entries for 156x3072x3072, of this kernel version and of an older one, and one
+  // for another shape.
+  const std::string path = testing::TempDir() + "/explain_cache.json";
+  auto entry = [](int version, int64_t m, const std::string& config) {
+    return "{\"gpu\": \"G\", \"cuda\": \"13.0\", \"driver\": \"580.1\", \"kernel_version\": " +
+           std::to_string(version) + ", \"m\": " + std::to_string(m) +
+           ", \"n\": 3072, \"k\": 3072, \"config\": \"" + config +
+           "\", \"median_ms\": 1, \"cublas_ms\": 1, \"candidates\": 9, \"date\": \"x\"}";
+  };
+  std::ofstream(path) << "{\"format\": \"gemmscope-tune-cache\", \"version\": 1, \"entries\": [" +
+                             entry(tune::kKernelVersion, 156, "128x64x64.swap.s8.wg2.c1x1.static.g0.sk2") + ", " +
+                             entry(tune::kKernelVersion - 1, 156, "128x128x64.s6.wg2.c1x1.static.g0.sk1") + ", " +
+                             entry(tune::kKernelVersion, 157, "128x128x64.s6.wg2.c1x1.static.g0.sk1") +
+                             "], \"failures\": []}";
+  const auto e = explain_heuristic({156, 3072, 3072}, kSms, path);
+  ASSERT_EQ(e.cached.size(), 2u);
+  const std::string report = explain_report(e, 1);
+  EXPECT_NE(report.find("your cache " + path + ": on G, CUDA 13.0, driver 580, auto runs "
+                        "128x64x64.swap.s8.wg2.c1x1.static.g0.sk2 instead"),
+            std::string::npos)
+      << report;
+  EXPECT_NE(report.find("kernel version " + std::to_string(tune::kKernelVersion - 1) + ": ignored by this build's"),
+            std::string::npos)
+      << report;
+  EXPECT_THROW(explain_heuristic({1, 8, 8}, kSms, testing::TempDir() + "/no_such_cache.json"), std::invalid_argument);
 }
 
 TEST(HeuristicExplain, SaysWhyNoConfigurationRuns) {
