@@ -2,7 +2,7 @@
 // Tensor Memory addresses of the Blackwell kernel: the accumulator ring and the
 // epilogue's TMEM-to-register map. __host__ __device__ and independent of model/:
 // verify/cpu/sm100_tmem_test.cpp holds them against the facts of PTX ISA "Tensor
-// Memory" and "tcgen05.ld" (docs/hardware-facts.md#tmem-address, #tmem-ld-maps).
+// Memory" and "tcgen05.ld" (docs/hardware.md#tmem-address, #tmem-ld-maps).
 #include <cstdint>
 
 #include "common/hd.hpp"

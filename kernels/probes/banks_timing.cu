@@ -12,7 +12,7 @@
 // distinct addresses in the same or in different banks, in arrangements that tell
 // candidate phase rules apart, plus seeded random patterns with few distinct
 // addresses; every load pattern of the family also appears as a store.
-// Facts probed: docs/hardware-facts.md#smem-banks to #banks-16b-phases (banks, wavefronts, phases).
+// Facts probed: docs/hardware.md#smem-banks to #banks-16b-phases (banks, wavefronts, phases).
 #include <algorithm>
 #include <cstdio>
 

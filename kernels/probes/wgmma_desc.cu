@@ -8,7 +8,7 @@
 // N = 16) and D = B^T when probing B (A = identity, N = 64): each D element is one
 // code, exact in fp32, which names the byte the hardware read.
 // PTX ISA: "wgmma.mma_async", "Matrix Descriptor Format", "Shared Memory Matrix Layout";
-// the accumulator fragment of m64nNk16 (docs/hardware-facts.md#wgmma-accumulator).
+// the accumulator fragment of m64nNk16 (docs/hardware.md#wgmma-accumulator).
 #include <cmath>
 #include <cstdio>
 
@@ -58,7 +58,7 @@ struct DescFields {
   uint32_t swizzle_code = 0;        // 0 none, 1 128B, 2 64B, 3 32B
 };
 
-// The probe's own encoding (docs/hardware-facts.md#wgmma-desc-sm90), independent of model/desc_sm90.
+// The probe's own encoding (docs/hardware.md#wgmma-desc-sm90), independent of model/desc_sm90.
 __host__ __device__ constexpr uint64_t encode_desc(uint32_t address, uint32_t lbo, uint32_t sbo, uint32_t base_offset,
                                                    uint32_t swizzle_code) {
   return (uint64_t{(address & 0x3FFFF) >> 4}) | (uint64_t{(lbo & 0x3FFFF) >> 4} << 16) |

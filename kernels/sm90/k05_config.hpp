@@ -20,7 +20,7 @@ struct Config {
   static constexpr ClusterShape kCluster{ClusterM, ClusterN};
   static constexpr uint32_t kSliceRowsA = kBM / ClusterN, kSliceRowsB = kBN / ClusterM;
   // A slice starts at slice_row0 * 128 bytes: whole 8-row swizzle atoms (1024 bytes)
-  // keep the 128B swizzle pattern of the tile (docs/hardware-facts.md#swizzle-absolute-address).
+  // keep the 128B swizzle pattern of the tile (docs/hardware.md#swizzle-absolute-address).
   static_assert(kSliceRowsA % 8 == 0 && kSliceRowsB % 8 == 0, "slices must be whole 8-row swizzle atoms");
   static_assert(ClusterM * ClusterN <= 8, "portable cluster size");
 };

@@ -50,7 +50,7 @@ std::vector<uint32_t> phases_128_bytes(const WarpAccess& access) {
 }
 
 std::vector<uint32_t> phases_h200(const WarpAccess& access) {
-  // docs/hardware-facts.md#banks-repeats-across-phases (ncu on the H200, 388 cases of
+  // docs/hardware.md#banks-repeats-across-phases (ncu on the H200, 388 cases of
   // traces/hw/banks_ncu.json): an 8/16-byte load whose lanes l and l ^ 2 ask for one
   // address costs the bank maximum of its 256-byte window, not the sum over the two
   // 128-byte phases (0 1 0 1 ... and 0000 1111 ... arrangements merge; 0 1 2 3 ...

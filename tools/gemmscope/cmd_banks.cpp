@@ -221,7 +221,7 @@ void run(const BanksArgs& args, const CLI::App* cmd) {
 
   std::printf("%s, swizzle %s, base %lld: %zu instructions\n", pattern.name.c_str(), mode_name.c_str(), args.base,
               accesses.size());
-  std::printf("total: %d wavefronts, ideal %d, conflicts %d  (phase rule: the H200's, docs/hardware-facts.md#banks-wavefronts)\n",
+  std::printf("total: %d wavefronts, ideal %d, conflicts %d  (phase rule: the H200's, docs/hardware.md#banks-wavefronts)\n",
               cost.wavefronts, cost.ideal, cost.conflicts());
   if (args.summary) return;
   std::printf("\n%5s %10s %6s %9s  %-18s %s\n", "instr", "wavefronts", "ideal", "conflicts", "wavefronts/phase",

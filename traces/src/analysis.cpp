@@ -140,7 +140,7 @@ std::string format_analysis_summary(const Trace& trace, uint64_t records, const 
   out += "trace: " + std::to_string(records) + " instructions" +
          (trace.kernel.empty() ? "" : ", kernel " + trace.kernel) +
          (trace.source.empty() ? "" : ", source " + trace.source) +
-         "  (phase rule: the H200's, docs/hardware-facts.md#banks-wavefronts)\n";
+         "  (phase rule: the H200's, docs/hardware.md#banks-wavefronts)\n";
   char head[256];
   std::snprintf(head, sizeof head, "  %-34s %7s %11s %8s %10s  %s\n", "kernel / stage", "instr", "wavefronts",
                 "ideal", "conflicts", "worst bank");

@@ -176,7 +176,7 @@ TEST(BankModel, Stride128Bytes16BIsEightWayPerPhase) {
   for (int b = 0; b < 4; ++b) EXPECT_EQ(c.phases[0].collisions[b].bank, b);
 }
 
-// docs/hardware-facts.md#banks-repeats-across-phases: an 8/16-byte load whose lanes l and
+// docs/hardware.md#banks-repeats-across-phases: an 8/16-byte load whose lanes l and
 // l ^ 2 ask for one address is served per 256-byte window; a store never is.
 TEST(BankModel, LoadLanesPairedByXor2ShareOne256ByteWindow) {
   // 8 B, lane t reads chunk t % 2 (bytes 0-7 or 8-15: banks 0-3). Lanes t and t ^ 2

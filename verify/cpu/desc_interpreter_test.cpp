@@ -2,7 +2,7 @@
 //
 // Expected addresses come from the TMA box model (tma_box.hpp: where TMA writes each
 // element) and descriptors are assembled here field by field from the PTX ISA rules
-// (docs/hardware-facts.md#wgmma-canonical-layouts), never from the interpreter. The property: for
+// (docs/hardware.md#wgmma-canonical-layouts), never from the interpreter. The property: for
 // every element (row, k) of a K=16 bf16 MMA step, the byte the tensor core reads
 // (interpreter) is the byte TMA wrote that element to.
 #include "gemmscope/model/desc_interpreter.hpp"

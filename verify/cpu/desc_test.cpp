@@ -1,5 +1,5 @@
 // Shared-memory matrix descriptors (sm90 wgmma, sm100 tcgen05). Expected values come
-// from hand-packed examples (docs/hardware-facts.md#wgmma-desc-sm90, #sm100-smem-desc; PTX ISA "Matrix
+// from hand-packed examples (docs/hardware.md#wgmma-desc-sm90, #sm100-smem-desc; PTX ISA "Matrix
 // Descriptor") and from a bit-by-bit reference packer written here, never from
 // encode()/decode() themselves.
 #include <gtest/gtest.h>

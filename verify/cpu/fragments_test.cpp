@@ -1,5 +1,5 @@
 // Register fragments: the wgmma m64nNk16 fp32 accumulator map and the
-// ldmatrix/stmatrix map. Expected values: hand-worked cells (docs/hardware-facts.md#wgmma-accumulator, #ldmatrix-fragment; PTX ISA
+// ldmatrix/stmatrix map. Expected values: hand-worked cells (docs/hardware.md#wgmma-accumulator, #ldmatrix-fragment; PTX ISA
 // figures) and bijection counts.
 #include "gemmscope/model/fragments.hpp"
 

@@ -728,7 +728,7 @@ TEST(GoldenReplay, SyntheticLdmatrixStmatrixTraceReplays) {
 }
 
 // Hand-worked: two arrivals per phase; test_wait.parity(P) is true when P is the
-// parity of the phase just completed (PTX ISA mbarrier; docs/hardware-facts.md#mbarrier-parity-wait).
+// parity of the phase just completed (PTX ISA mbarrier; docs/hardware.md#mbarrier-parity-wait).
 json synthetic_mbarrier_cases(int64_t step6_result) {
   const json flips = json::array({{"Init", 2}, {"TestWaitParity", 0}, {"TestWaitParity", 1}, {"Arrive", 1},
                                   {"TestWaitParity", 0}, {"Arrive", 1}, {"TestWaitParity", 0}, {"TestWaitParity", 1},
@@ -798,7 +798,7 @@ TEST(GoldenReplay, SyntheticWgmmaDescriptorTraceReplays) {
       << report.disagreements[0];
 }
 
-// Hand-worked wavefronts (docs/hardware-facts.md#banks-wavefronts): 4-byte linear 1, stride 8 B
+// Hand-worked wavefronts (docs/hardware.md#banks-wavefronts): 4-byte linear 1, stride 8 B
 // 2-way, stride 128 B 32-way, 8-byte linear two phases of one wavefront: 1, 2, 32, 2.
 json synthetic_banks_cases(double stride128_cycles) {
   const auto offsets = [](int stride) {
@@ -826,7 +826,7 @@ TEST(GoldenReplay, SyntheticBankTimingTraceReplays) {
 }
 
 // banks_ncu store cases: params "kind": "store", observed "store_instructions". The
-// expected counts are hand-worked from the rule as written (docs/hardware-facts.md#smem-banks,
+// expected counts are hand-worked from the rule as written (docs/hardware.md#smem-banks,
 // #banks-wavefronts): a 4-byte access with a stride of two words puts two distinct
 // words in each of 16 banks, 2 wavefronts, 1 of them a conflict; 64 instructions.
 json synthetic_banks_ncu_cases() {
@@ -982,7 +982,7 @@ TEST(GoldenReplay, NegativeControlsFailOnTheHardwareTraces) {
 // The previous default phase rule (a 256-byte phase only for a uniform access, loads
 // and stores alike) against the banks_ncu trace: of its 388 cases it must get the
 // wavefronts of exactly 25 wrong, and the wavefronts or the conflicts of 36
-// (docs/hardware-facts.md#banks-repeats-across-phases: the uniform 8/16-byte stores, which
+// (docs/hardware.md#banks-repeats-across-phases: the uniform 8/16-byte stores, which
 // the H200 does not merge, and the 8/16-byte loads whose lanes l and l ^ 2 share an
 // address without the whole warp sharing one).
 TEST(GoldenReplay, UniformOnlyPhaseRuleMissesTwentyFiveBankCases) {

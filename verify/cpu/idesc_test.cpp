@@ -1,5 +1,5 @@
 // Blackwell instruction descriptor (kind::f16). Expected values: hand-packed words
-// from the bit table of docs/hardware-facts.md#sm100-instr-desc, a bit-by-bit reference packer, and the shape
+// from the bit table of docs/hardware.md#sm100-instr-desc, a bit-by-bit reference packer, and the shape
 // rules written as explicit lists.
 #include <gtest/gtest.h>
 #include <rapidcheck.h>

@@ -1,6 +1,6 @@
 // The Blackwell kernel's descriptor builders (kernels/common/sm100_descriptors.hpp)
 // against the model (model::SmemDescriptorSm100, model::InstrDescriptorSm100) and
-// against hand-worked bit patterns from the PTX ISA tables (docs/hardware-facts.md#sm100-smem-desc, #sm100-instr-desc).
+// against hand-worked bit patterns from the PTX ISA tables (docs/hardware.md#sm100-smem-desc, #sm100-instr-desc).
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
 

@@ -1,6 +1,6 @@
 // The Blackwell kernel's Tensor Memory addresses and the epilogue's TMEM-to-register
 // map (kernels/common/sm100_tmem.hpp) against the model (model/tmem.hpp) and the
-// PTX ISA facts it encodes (docs/hardware-facts.md#tmem-address, #tmem-ld-maps):
+// PTX ISA facts it encodes (docs/hardware.md#tmem-address, #tmem-ld-maps):
 //   address = lane << 16 | column;
 //   warp w of a warpgroup may touch lanes 32 (w % 4) .. +31 only;
 //   tcgen05.ld.32x32b.xN: thread t, register j <- lane (base + t), column (base + j);

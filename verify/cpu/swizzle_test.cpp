@@ -141,7 +141,7 @@ RC_GTEST_PROP(SwizzleModes, AreBijectionsOnEachAlignedBlockOfTheirPeriod, ()) {
 }
 
 TEST(SwizzleModes, PeriodsSpansAndAlignments) {
-  // Periods from the B,M,S of docs/hardware-facts.md#swizzle-modes: 2^(B+M+S).
+  // Periods from the B,M,S of docs/hardware.md#swizzle-modes: 2^(B+M+S).
   EXPECT_EQ(swizzle_of(SwizzleMode::B32).period(), 256u);   // <1,4,3>
   EXPECT_EQ(swizzle_of(SwizzleMode::B64).period(), 512u);   // <2,4,3>
   EXPECT_EQ(swizzle_of(SwizzleMode::B128).period(), 1024u); // <3,4,3>

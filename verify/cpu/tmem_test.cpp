@@ -1,5 +1,5 @@
 // Tensor Memory: addresses, the warp-to-lane rule, the allocator, the tcgen05.ld/st
-// thread maps and accumulator placement. Expected values come from docs/hardware-facts.md (#tmem-address to #tmem-accumulator-layout)
+// thread maps and accumulator placement. Expected values come from docs/hardware.md (#tmem-address to #tmem-accumulator-layout)
 // written as hand-worked examples, from an occupancy array kept here, and from
 // counting cells (bijection / exactly-once properties).
 #include "gemmscope/model/tmem.hpp"

@@ -1,5 +1,5 @@
 // The model's traces of the ladder kernels k02-k04: hand-worked addresses from the
-// kernels' layouts (kernels/sm90/*.cu comments and docs/hardware-facts.md#ldmatrix-lanes, #swizzle-modes), counts, coverage,
+// kernels' layouts (kernels/sm90/*.cu comments and docs/hardware.md#ldmatrix-lanes, #swizzle-modes), counts, coverage,
 // the bank claims; the GPU-buffer decoder; and, where available, the kernels' own
 // address code run on the host and a trace recorded on the H200 (traces/hw/).
 #include <gtest/gtest.h>

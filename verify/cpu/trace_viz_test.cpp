@@ -79,7 +79,7 @@ TEST(Viz, HeatmapRowsAndConflictMarks) {
 }
 
 TEST(Viz, Swizzle128BTable) {
-  // 128B: row r's logical chunk c lands in physical chunk c ^ r (docs/hardware-facts.md#swizzle-modes).
+  // 128B: row r's logical chunk c lands in physical chunk c ^ r (docs/hardware.md#swizzle-modes).
   const std::string dot = traces::swizzle_dot(model::SwizzleMode::B128, 8, 128);
   for (int r = 0; r < 8; ++r) {
     std::string row = "<td><b>row " + std::to_string(r) + "</b></td>";

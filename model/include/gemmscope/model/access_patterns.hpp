@@ -1,7 +1,7 @@
 #pragma once
 // Generators of the warp-level shared-memory accesses GEMM kernels make, over a tile
 // laid out the way TMA writes it (swizzle applied to absolute addresses), for the
-// bank model (banks.hpp). Facts: docs/hardware-facts.md#ldmatrix-lanes (ldmatrix
+// bank model (banks.hpp). Facts: docs/hardware.md#ldmatrix-lanes (ldmatrix
 // lane roles), #swizzle-absolute-address, and #wgmma-accumulator, the accumulator fragment map
 // (PTX ISA: "Matrix fragments for wgmma.mma_async m64nNk16").
 #include <cstdint>

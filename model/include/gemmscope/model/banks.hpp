@@ -1,6 +1,6 @@
 #pragma once
 // Shared-memory bank model for one warp-level instruction.
-// Facts (docs/hardware-facts.md#smem-banks; CUDA C++ Programming Guide,
+// Facts (docs/hardware.md#smem-banks; CUDA C++ Programming Guide,
 // "Shared Memory" of compute capability 5.x+): 32 banks of 4 bytes,
 // bank = (byte_address / 4) mod 32; several lanes reading the same 32-bit word are
 // served by one broadcast; several lanes writing the same word store one of them.
@@ -56,7 +56,7 @@ using PhaseRule = std::function<std::vector<uint32_t>(const WarpAccess&)>;
 // ignores the active mask (a half-empty phase is not merged with the next). The H200
 // follows it for every store and most loads; the loads it does not: phases_h200.
 std::vector<uint32_t> phases_128_bytes(const WarpAccess& access);
-// The default, fitted to the H200 (docs/hardware-facts.md#banks-repeats-across-phases): a
+// The default, fitted to the H200 (docs/hardware.md#banks-repeats-across-phases): a
 // LOAD of 8 or 16 bytes serves a 256-byte window of lanes (8 B: lanes 0-31; 16 B:
 // lanes 0-15 and 16-31) as one phase when every lane l of the window asks for the same
 // address as lane l ^ 2, so only half of the window's lanes bring new addresses;

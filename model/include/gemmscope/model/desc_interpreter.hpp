@@ -12,7 +12,7 @@
 //   MN-major, none:     ((T,1,m),(8,k)) : ((1,T,SBO),(1T,LBO))
 //   MN-major, swizzled: ((T,S/16,m),(8,k)) : ((1,T,LBO),(S/16*T,SBO))
 // The swizzle is then applied to the absolute shared-memory address (seen on the
-// H200 for wgmma; docs/hardware-facts.md#swizzle-absolute-address). Advancing K inside a swizzled K-major
+// H200 for wgmma; docs/hardware.md#swizzle-absolute-address). Advancing K inside a swizzled K-major
 // tile is done by adding the unswizzled byte offset to the start address.
 //
 // Base offset (UNCONFIRMED on hardware, PTX ISA wording only): base offset b says the

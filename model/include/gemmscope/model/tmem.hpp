@@ -71,7 +71,7 @@ uint32_t tmem_shape_columns_per_repeat(TmemLdShape shape);
 // Registers per thread for .num = xN; throws when N is not a power of two or is above
 // the shape's limit (128 registers per thread).
 uint32_t tmem_registers_per_thread(TmemLdShape shape, uint32_t num);
-// True for the maps the PTX ISA figures state (docs/hardware-facts.md#tmem-ld-maps: 32x32b;
+// True for the maps the PTX ISA figures state (docs/hardware.md#tmem-ld-maps: 32x32b;
 // .x1 of 16x128b and 16x256b). 16x64b, 16x32bx2 and the .xN repeat order of the
 // 16-lane shapes are UNCONFIRMED: they follow the reading of two libraries (CUTLASS
 // Copy_Traits for SM100_TMEM_LOAD_*, TVM's tcgen05 ld/st table), not a probe.

@@ -19,7 +19,7 @@
 // land later in issue order, and cluster launch control (a queue of clusters not yet
 // launched; try_cancel takes the lowest, or fails when none is left). What it checks
 // with a second, plain reading of the spec (not the kernel's functions): which rows
-// and K columns the pair's MMA must find in each CTA's stage (docs/hardware-facts.md#tmem-accumulator-layout: M=256,
+// and K columns the pair's MMA must find in each CTA's stage (docs/hardware.md#tmem-accumulator-layout: M=256,
 // cta_group::2, the even CTA holds rows 0-127), and which 32 x 256 block of C each
 // epilogue warp must write.
 //
