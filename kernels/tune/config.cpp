@@ -270,18 +270,18 @@ std::vector<KernelConfig> candidates(const Shape& s, int sm_count) {
   std::vector<KernelConfig> out;
   for (const KernelConfig& base : compiled_instances()) {
     const Decomposition d = decompose(base, s);
+    const int64_t slots = cluster_slots(base, sm_count);
+    const int64_t tiles = d.units_m * d.units_n;
     // Swapped operands within one wave of tiles only: on the calibration set they won
     // every shape they fit in one wave (M = 150-900, 100-132 tiles) and lost every one
     // they did not (M = 520-2600, 154-676 tiles: 0.70-0.90 of cuBLAS against 0.84-0.97
     // for the unswapped tiles; H200, 2026-12-04; bench/results/calibration).
-    if (base.swap_ab && d.units_m * d.units_n > cluster_slots(base, sm_count)) continue;
+    if (base.swap_ab && tiles > slots) continue;
     std::vector<int> groups{0};
     if (d.units_m > 8) groups.push_back(8);
     // Split-K where the last wave is partial (fewer tiles than clusters, or a
     // remainder after full waves), at least 4 k-blocks per split.
     std::vector<int> splits{1};
-    const int64_t slots = cluster_slots(base, sm_count);
-    const int64_t tiles = d.units_m * d.units_n;
     const bool ragged = tiles % slots != 0;
     if (ragged)
       for (const int sk : {2, 3, 4, 6, 8})

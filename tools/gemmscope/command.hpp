@@ -32,8 +32,7 @@ struct CommandExit {
 // Adds to `cmd` the subcommands other files registered for it (cmd_gpu_*.cpp, built only
 // with the kernels). Without a `record` among them, `record` is still there, takes any
 // arguments and refuses: "<cmd> record = unavailable: ...".
-inline void add_gpu_subcommands(CLI::App* cmd,
-                                const std::vector<std::pair<std::string, std::function<void(CLI::App&)>>>& added,
+inline void add_gpu_subcommands(CLI::App* cmd, const std::vector<std::pair<std::string, AddCommand>>& added,
                                 const std::string& record_description) {
   bool have_record = false;
   for (const auto& [name, add] : added) {
