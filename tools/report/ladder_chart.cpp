@@ -18,6 +18,24 @@ std::vector<ChartBar> chart_bars(const std::vector<BenchJsonRow>& rows) {
   return bars;
 }
 
+std::vector<ChartBar> chart_bars(const BenchRun& run) {
+  const auto shape = [](const BenchCsvRow& r) {
+    return std::to_string(r.m) + "x" + std::to_string(r.n) + "x" + std::to_string(r.k);
+  };
+  std::map<std::string, double> cublas_ms;
+  for (const BenchCsvRow& r : run.rows)
+    if (r.measured && r.kernel == "cublas") cublas_ms[shape(r)] = r.median_ms;
+  std::vector<ChartBar> bars;
+  for (const BenchCsvRow& r : run.rows) {
+    if (!r.measured) continue;  // refused or failed: no bar
+    const auto ref = cublas_ms.find(shape(r));
+    const double flops = 2.0 * static_cast<double>(r.m) * static_cast<double>(r.n) * static_cast<double>(r.k);
+    bars.push_back(ChartBar{r.kernel, shape(r), flops / (r.median_ms * 1e-3) / 1e12,
+                            ref == cublas_ms.end() ? 0.0 : ref->second / r.median_ms});
+  }
+  return bars;
+}
+
 std::vector<ChartBar> read_bench_json(const std::string& text, const std::string& name) {
   return chart_bars(read_bench_json_rows(text, name));
 }
@@ -98,8 +116,10 @@ std::string ladder_chart_svg(const std::vector<ChartBar>& bars, const std::strin
       svg += "<rect class=\"bar\" data-kernel=\"" + xml(b.kernel) + "\" data-shape=\"" + xml(b.shape) +
              "\" data-tflops=\"" + num(b.tflops, 1) + "\" x=\"" + num(x + 2, 1) + "\" y=\"" + num(base_y - h, 1) +
              "\" width=\"" + num(bar_w - 4, 0) + "\" height=\"" + num(h, 1) + "\" fill=\"" + colors[ki % kColors] +
-             "\"/>\n<text x=\"" + num(x + bar_w / 2, 1) + "\" y=\"" + num(base_y - h - 4, 1) +
-             "\" text-anchor=\"middle\" font-size=\"9\">" + num(b.ratio_to_cublas, 2) + "x</text>\n";
+             "\"/>\n";
+      if (b.ratio_to_cublas > 0)  // 0: no cuBLAS time for the shape, no label
+        svg += "<text x=\"" + num(x + bar_w / 2, 1) + "\" y=\"" + num(base_y - h - 4, 1) +
+               "\" text-anchor=\"middle\" font-size=\"9\">" + num(b.ratio_to_cublas, 2) + "x</text>\n";
     }
     svg += "<text x=\"" + num(x0 + bar_w * kernels.size() / 2, 1) + "\" y=\"" + num(base_y + 18, 0) +
            "\" text-anchor=\"middle\">" + xml(shapes[s]) + "</text>\n";

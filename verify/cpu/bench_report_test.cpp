@@ -1,5 +1,5 @@
 // The bench report's writers (tools/bench/bench_report.cpp) against readers
-// written independently: nlohmann's JSON parser, the ladder chart's reader, and a
+// written independently: nlohmann's JSON parser, the ladder chart's readers, and a
 // small RFC 4180 CSV reader here. Strings with quotes, commas, control characters
 // and bytes that are not UTF-8 must come back, and a non-finite timing must not
 // make the JSON unreadable.
@@ -118,6 +118,24 @@ TEST(BenchReport, LadderChartReadsTheJson) {
   EXPECT_EQ(bars[1].kernel, "auto");
   EXPECT_EQ(bars[1].shape, "512x4096x4096");
   EXPECT_DOUBLE_EQ(bars[1].ratio_to_cublas, 0.5);
+}
+
+TEST(BenchReport, LadderChartReadsTheCsvAsTheJson) {
+  const BenchReport rep = sample();
+  const auto from_json = report::read_bench_json(rep.to_json());
+  const auto from_csv = report::chart_bars(report::read_bench_csv(rep.to_csv(), "bench.csv"));
+  ASSERT_EQ(from_csv.size(), from_json.size());  // the row without a time has no bar in either
+  for (size_t i = 0; i < from_csv.size(); ++i) {
+    EXPECT_EQ(from_csv[i].kernel, from_json[i].kernel);
+    EXPECT_EQ(from_csv[i].shape, from_json[i].shape);
+    EXPECT_NEAR(from_csv[i].tflops, from_json[i].tflops, 1e-9 * from_json[i].tflops);
+  }
+  // The CSV's ratio is recomputed from the cuBLAS row of the same shape: 0.0274 / 0.0548.
+  EXPECT_DOUBLE_EQ(from_csv[1].ratio_to_cublas, 0.5);
+  // 128x64x64 has no cuBLAS row in the file: no ratio, where the JSON carries the
+  // one bench wrote.
+  EXPECT_EQ(from_csv[2].shape, "128x64x64");
+  EXPECT_EQ(from_csv[2].ratio_to_cublas, 0.0);
 }
 #endif
 

@@ -685,8 +685,11 @@ TEST_F(CliErrors, ReadersRefuseWhatIsNotARegularFile) {
   const std::string dir = fresh_dir("readers");
   const std::string fifo = dir + "/fifo";
   ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
-  expect_refused({{"plot", "/dev/zero"}, "gemmscope: bench JSON = /dev/zero is a character device, not a regular file"});
-  expect_refused({{"plot", fifo}, "gemmscope: bench JSON = " + fifo + " is a FIFO, not a regular file"});
+  expect_refused({{"plot", "/dev/zero"}, "gemmscope: bench CSV = /dev/zero is a character device, not a regular file"});
+  expect_refused({{"plot", fifo}, "gemmscope: bench CSV = " + fifo + " is a FIFO, not a regular file"});
+  const std::string fifo_json = dir + "/fifo.json";  // a name ending in .json: the JSON reader
+  ASSERT_EQ(::mkfifo(fifo_json.c_str(), 0600), 0);
+  expect_refused({{"plot", fifo_json}, "gemmscope: bench JSON = " + fifo_json + " is a FIFO, not a regular file"});
   expect_refused({{"compare", "/dev/urandom"},
                   "gemmscope: bench CSV = /dev/urandom is a character device, not a regular file"});
   expect_refused({{"banks", "--trace", "/dev/zero"},

@@ -1,5 +1,5 @@
 // The ladder chart: every measured row becomes one bar whose height is its
-// TFLOP/s on the chart's scale; bad JSON is refused with a message.
+// TFLOP/s on the chart's scale; bad input is refused with a message.
 #include <gtest/gtest.h>
 
 #include <fstream>
@@ -39,9 +39,25 @@ TEST(LadderChart, OneBarPerMeasuredRowScaledToTflops) {
 }
 
 TEST(LadderChart, CommittedResultsPlot) {
-  const std::string path = std::string(GEMMSCOPE_SOURCE_DIR) + "/bench/results/ladder/bench.json";
-  const auto bars = gemmscope::report::read_bench_json(slurp(path));
-  EXPECT_EQ(bars.size(), 30u);  // 15 kernels (the ladder, its variants, cuBLAS) x 2 shapes
+  const std::string path = std::string(GEMMSCOPE_SOURCE_DIR) + "/bench/results/ladder/bench.csv";
+  const auto bars = gemmscope::report::chart_bars(gemmscope::report::load_bench_csv(path, "ladder"));
+  ASSERT_EQ(bars.size(), 30u);  // 15 kernels (the ladder, its variants, cuBLAS) x 2 shapes
+  for (const auto& b : bars)
+    if (b.kernel == "cublas") EXPECT_DOUBLE_EQ(b.ratio_to_cublas, 1.0) << b.shape;
+}
+
+TEST(LadderChart, CsvBarsWithoutCublasHaveNoRatioLabel) {
+  const auto run = gemmscope::report::read_bench_csv(
+      "kernel,m,n,k,median_ms\n"
+      "k03,64,64,64,0.001\n"
+      "k04,64,64,64,nan\n",
+      "t.csv");
+  const auto bars = gemmscope::report::chart_bars(run);
+  ASSERT_EQ(bars.size(), 1u);  // k04 has no time: no bar
+  // 2 x 64^3 flop in 1 us = 0.524288 TFLOP/s.
+  EXPECT_NEAR(bars[0].tflops, 0.524288, 1e-9);
+  EXPECT_EQ(bars[0].ratio_to_cublas, 0.0);
+  EXPECT_EQ(gemmscope::report::ladder_chart_svg(bars, "t").find("x</text>"), std::string::npos);
 }
 
 TEST(LadderChart, RefusesMalformedJson) {
