@@ -308,8 +308,8 @@ ModelledTime modelled_time(const KernelConfig& c, const Shape& user, int sm_coun
   // configurations matter.
   // Cut tiles (split-K, stream-K) move fp32 partials: BM x BN x 4 bytes per CTA and
   // piece, written once and read back by the piece that sums them. kPartialBytes is
-  // what that traffic costs per SM, set from the H200 (bench/results/
-  // 2026-11-29-h200-llm-streamk): stream-K over 128 tiles of 128 x 256 at
+  // what that traffic costs per SM, set from the H200 (2026-11-29, the runs kept at
+  // `c863024`, docs/experiments.md): stream-K over 128 tiles of 128 x 256 at
   // 2048x4096x4096 lost ~20 us to whole tiles, about 4 partials of 128 KiB per SM.
   // kSmBytes, kHbm, kTileOverheadUs, kFillBytes and kTieShare (and the partials in the
   // HBM floor) were fitted to every candidate's time on the 37 synthetic shapes of

@@ -503,10 +503,10 @@ TEST(TuneConfig, HeuristicRanksAsTheH200Measured) {
       {{128, 4096, 4096}, "128x64x64.s8.wg2.c1x1.static.g0.sk2", "128x256x64.s4.wg2.c1x1.static.g0.sk8"},
       // Stream-K on the same 128 x 128 tile lost to split-K 2: 0.648 vs 0.764.
       {{128, 6144, 4096}, "128x128x64.s6.wg2.c1x1.static.g0.sk2", "128x128x64.s6.wg2.c1x1.static.g0.streamk"},
-      // Kernel version 4 (2026-11-30-h200-llm-v4/experiments/1-mainloop-ab): 896 tiles of
+      // Kernel version 4 (2026-11-30, the runs kept at `673f16c`): 896 tiles of
       // 128 x 128 in 6.8 waves beat 448 of 128 x 256 in 3.4 waves: 0.932 vs 0.884.
       {{512, 28672, 4096}, "128x128x64.s6.wg2.c2x1.static.g0.sk1", "128x256x64.s4.wg2.c2x1.static.g0.sk1"},
-      // Stages of two k-blocks at decode (2026-11-30-h200-decode-stages, run 3, same run):
+      // Stages of two k-blocks at decode (2026-11-30, one run, kept at `bc13f48`):
       // 64 x 96 in 5 stages of BK = 128 against 10 of BK = 64: 0.931 vs 0.869 at
       // 128x5376x4096; 64 x 64, 6 of 128 against 12 of 64: 1.001 vs 0.848 at 128x4096x4096.
       {{128, 5376, 4096}, "64x96x128.s5.wg1.c2x1.static.g0.sk1", "64x96x64.s10.wg1.c2x1.static.g0.sk1"},
