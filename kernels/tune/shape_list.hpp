@@ -21,20 +21,23 @@ struct ParsedShape {
 // dimensions are 32-bit, and M*N*2 bytes must stay below 2^63).
 inline constexpr int64_t kMaxShapeDim = (int64_t{1} << 31) - 1;
 
-// Comma-separated MxNxK items, sizes in decimal digits only (no sign, no spaces);
-// empty items are skipped. Throws std::invalid_argument naming the bad item.
+// Comma-separated MxNxK items, sizes in decimal digits only (no sign, no spaces, no
+// leading zero), no empty item. Throws std::invalid_argument naming the bad item.
 inline std::vector<ParsedShape> parse_shape_list(std::string_view text) {
   auto refuse = [](std::string_view item) {
     throw std::invalid_argument("shape '" + shown_text(item) + "' must be MxNxK with each size in 1..2^31-1");
   };
   std::vector<ParsedShape> shapes;
+  if (text.empty()) throw std::invalid_argument("no shapes given: expected a list like 4096x4096x4096,512x8192x5376");
   size_t begin = 0;
-  while (begin <= text.size()) {
+  for (size_t index = 1; begin <= text.size(); ++index) {
     size_t end = text.find(',', begin);
     if (end == std::string_view::npos) end = text.size();
     const std::string_view item = text.substr(begin, end - begin);
     begin = end + 1;
-    if (item.empty()) continue;
+    if (item.empty())
+      throw std::invalid_argument("shapes = '" + shown_text(text) + "': item " + std::to_string(index) +
+                                  " is empty (give MxNxK,MxNxK,... with no empty item)");
     int64_t size[3];
     size_t pos = 0;
     for (int i = 0; i < 3; ++i) {
@@ -48,13 +51,14 @@ inline std::vector<ParsedShape> parse_shape_list(std::string_view text) {
         if (value > kMaxShapeDim) refuse(item);  // checked every digit: no overflow
       }
       if (value < 1) refuse(item);
+      if (item[pos] == '0')  // "007": read as something else by other tools (octal)
+        throw std::invalid_argument("shape '" + shown_text(item) + "': size '" +
+                                    shown_text(item.substr(pos, stop - pos)) + "' must be written without leading zeros");
       size[i] = value;
       pos = stop + 1;
     }
     shapes.push_back({size[0], size[1], size[2]});
   }
-  if (shapes.empty())
-    throw std::invalid_argument("no shapes given: expected a list like 4096x4096x4096,512x8192x5376");
   return shapes;
 }
 

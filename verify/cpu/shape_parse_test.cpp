@@ -46,13 +46,7 @@ TEST(ShapeParse, HandWrittenLists) {
   EXPECT_EQ(two[1].n, 8192);
   EXPECT_EQ(two[1].k, 5376);
 
-  const auto skipped = parse_shape_list(",,1x2x3,,");  // empty items are skipped
-  ASSERT_EQ(skipped.size(), 1u);
-  EXPECT_EQ(skipped[0].m, 1);
-  EXPECT_EQ(skipped[0].n, 2);
-  EXPECT_EQ(skipped[0].k, 3);
-
-  const auto largest = parse_shape_list("2147483647x1x0002147483647");  // 2^31-1; leading zeros are digits
+  const auto largest = parse_shape_list("2147483647x1x2147483647");  // 2^31-1
   ASSERT_EQ(largest.size(), 1u);
   EXPECT_EQ(largest[0].m, 2147483647);
   EXPECT_EQ(largest[0].k, 2147483647);
@@ -65,7 +59,14 @@ TEST(ShapeParse, RefusalsNameTheItem) {
                                  "99999999999999999999999x1x1", "1X2X3", "1x2x3.0"})
     EXPECT_EQ(refusal("8x8x8," + item), "shape '" + item + rule) << item;
   EXPECT_EQ(refusal(""), "no shapes given: expected a list like 4096x4096x4096,512x8192x5376");
-  EXPECT_EQ(refusal(",,,"), "no shapes given: expected a list like 4096x4096x4096,512x8192x5376");
+  // An empty item, a leading zero: refused, not read as something else.
+  EXPECT_EQ(refusal(",,,"), "shapes = ',,,': item 1 is empty (give MxNxK,MxNxK,... with no empty item)");
+  EXPECT_EQ(refusal("1x2x3,"), "shapes = '1x2x3,': item 2 is empty (give MxNxK,MxNxK,... with no empty item)");
+  EXPECT_EQ(refusal("1x2x3,,4x5x6"),
+            "shapes = '1x2x3,,4x5x6': item 2 is empty (give MxNxK,MxNxK,... with no empty item)");
+  EXPECT_EQ(refusal("8x8x8,1x2x0002147483647"),
+            "shape '1x2x0002147483647': size '0002147483647' must be written without leading zeros");
+  EXPECT_EQ(refusal("010x2x3"), "shape '010x2x3': size '010' must be written without leading zeros");
   // Bytes outside printable ASCII are shown as \xHH; a NUL must not cut the message.
   EXPECT_EQ(refusal(std::string("1x2\0x3", 6)), "shape '1x2\\x00x3" + rule);
   EXPECT_EQ(refusal("1x2\x7fx3,4x4x4"), "shape '1x2\\x7fx3" + rule);
