@@ -229,9 +229,9 @@ int gs_banks(const int64_t* addresses, size_t count, int64_t width_bytes, int st
     a.kind = store ? model::AccessKind::Store : model::AccessKind::Load;
     a.active_mask = 0;
     for (size_t t = 0; t < count; ++t) {
-      if (addresses[t] < 0)
-        throw std::invalid_argument("addresses[" + std::to_string(t) + "] = " + std::to_string(addresses[t]) +
-                                    " must be >= 0");
+      if (const std::string rule = traces::shared_address_rule(addresses[t]); !rule.empty())
+        throw std::invalid_argument("addresses[" + std::to_string(t) + "] = " + std::to_string(addresses[t]) + " " +
+                                    rule);
       a.address[t] = model::swizzle_address(mode, static_cast<uint64_t>(addresses[t]));
       a.active_mask |= 1u << t;
     }

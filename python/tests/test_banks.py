@@ -75,5 +75,7 @@ def test_refusals():
         gemmscope.banks([0], width=5)
     with pytest.raises(ValueError, match=r"^addresses count = 33 must be at most 32 \(one per lane\)$"):
         gemmscope.banks(np.arange(33) * 4)
-    with pytest.raises(ValueError, match=r"^addresses\[1\] = -4 must be >= 0$"):
+    with pytest.raises(ValueError, match=r"^addresses\[1\] = -4 must be from 0 to 4294967295 \(32-bit shared addresses\)$"):
         gemmscope.banks([0, -4])
+    with pytest.raises(ValueError, match=r"^addresses\[0\] = 4294967296 must be from 0 to 4294967295"):
+        gemmscope.banks([1 << 32])

@@ -193,9 +193,9 @@ void run(const BanksArgs& args, const CLI::App* cmd) {
     a.kind = args.store ? model::AccessKind::Store : model::AccessKind::Load;
     a.active_mask = 0;
     for (size_t t = 0; t < args.addresses.size(); ++t) {
-      if (args.addresses[t] < 0)
+      if (const std::string rule = traces::shared_address_rule(args.addresses[t]); !rule.empty())
         throw std::invalid_argument("--addresses[" + std::to_string(t) + "] = " + std::to_string(args.addresses[t]) +
-                                    " must be >= 0");
+                                    " " + rule);
       a.address[t] = model::swizzle_address(mode, static_cast<uint64_t>(args.addresses[t]));
       a.active_mask |= 1u << t;
     }

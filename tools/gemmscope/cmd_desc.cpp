@@ -92,6 +92,14 @@ void run_decode(const DescArgs& a) {
   } else {
     const auto d = model::SmemDescriptorSm100::decode(bits);
     text = a.json ? model::to_json(d) : d.to_string();
+    // A field out of its range still decodes: its fields are printed to look at, and
+    // the word is refused as sm90's with a reserved bit is.
+    try {
+      d.validate();
+    } catch (const model::ModelError& e) {
+      std::printf("%s\n", text.c_str());
+      throw CommandExit{kExitBadInput, "descriptor = " + a.bits_text + " is not a valid sm100 descriptor: " + e.what()};
+    }
   }
   std::printf("%s\n", text.c_str());
 }

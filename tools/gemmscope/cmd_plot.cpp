@@ -1,6 +1,7 @@
 // gemmscope plot: the ladder chart (SVG) from a bench CSV or JSON file.
 #include <cstdio>
 #include <memory>
+#include <stdexcept>
 
 #include "command.hpp"
 #include "report/bench_compare.hpp"
@@ -24,6 +25,7 @@ const gemmscope::cli::Registration reg{"plot", [](CLI::App& app) {
     namespace report = gemmscope::report;
     const auto bars = in->ends_with(".json") ? report::chart_bars(report::load_bench_json(*in))
                                               : report::chart_bars(report::load_bench_csv(*in, *in));
+    if (bars.empty()) throw std::invalid_argument("results = " + *in + " has no measured row to draw");
     gemmscope::write_output_file(*out, report::ladder_chart_svg(bars, *title), "-o");
     std::printf("wrote %s (%zu bars)\n", out->c_str(), bars.size());
   });

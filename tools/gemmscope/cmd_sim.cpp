@@ -229,6 +229,9 @@ int run_sim(const SimArgs& a, const CLI::App* cmd) {
     refuse_options(cmd, {"--seed", "--svg", "--chrome", "--max-steps"}, "with --exhaustive (it searches every schedule, not one random one)");
   else
     refuse_options(cmd, {"--max-states"}, "without --exhaustive (it bounds the search of every schedule)");
+  // The outputs come after the run: a path that cannot be written is refused first.
+  if (!a.svg.empty()) check_output_file(a.svg, "--svg");
+  if (!a.chrome.empty()) check_output_file(a.chrome, "--chrome");
   const std::string to = "to --kernel " + shown_text(a.kernel);
   if (a.kernel == "synthetic") {
     refuse_options(cmd, {"--tiles-m", "--clusters", "--cluster-m", "--group", "--store-boxes", "--deferred-epilogue",

@@ -203,7 +203,9 @@ const Registration registration{"trace", [](CLI::App& root) {
 
   auto k = std::make_shared<CompareArgs>();
   CLI::App* compare_cmd = cmd->add_subcommand(
-      "compare", "Compare two traces record by record (exit 1 on a difference); --model: a recorded trace vs the model");
+      "compare",
+      "Compare two traces record by record (exit 1 on a difference); --model: a trace of k04's stmatrix stage "
+      "recorded on the GPU (trace record) against the model");
   compare_cmd->add_option("a", k->a, "Trace file")->required();
   compare_cmd->add_option("b", k->b, "Second trace file");
   compare_cmd->add_flag("--model", k->model, "Compare with the model's trace of the same CTAs and stages");

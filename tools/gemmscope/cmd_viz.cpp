@@ -61,7 +61,8 @@ void run_dot(const std::string& dot, const std::string& format, const std::strin
   ::close(pipe_fds[0]);
   if (spawned != 0) {
     ::close(pipe_fds[1]);
-    throw std::runtime_error("cannot run '" + dot + "': install Graphviz (tools/setup) or pass --dot PATH");
+    throw std::invalid_argument("--dot = " + dot + ": cannot run it (" + std::strerror(spawned) +
+                                "); install Graphviz (tools/setup) or pass --dot PATH");
   }
   // dot may stop reading early (a bad --dot program): a write then fails with EPIPE
   // instead of the signal ending gemmscope.

@@ -107,8 +107,9 @@ Trace model_trace_for(const Trace& recorded) {
   std::set<uint32_t> ctas;
   for (const TraceRecord& r : recorded.records) {
     if (recorded.kernel_of(r) != "k04" || r.stage != Stage::Stmatrix)
-      throw TraceError("model_trace_for: a record of kernel '" + recorded.kernel_of(r) + "', stage " +
-                       std::string(to_string(r.stage)) + ": only k04's stmatrix stage is recorded and modelled");
+      throw TraceError("a record of kernel '" + recorded.kernel_of(r) + "', stage " + std::string(to_string(r.stage)) +
+                       ": the model's trace to compare is built for traces recorded on the GPU of k04's stmatrix "
+                       "stage only (gemmscope trace record)");
     ctas.insert(r.cta);
   }
   Trace t;

@@ -119,6 +119,10 @@ TEST_F(CliErrors, DescriptorWords) {
   // sm100 swizzle code 3 (bits 61-63) has no meaning.
   expect_refused({{"desc", "decode", "--arch", "sm100", "0x6000400000000000"},
                   "gemmscope: swizzle code = 3 is invalid; sm100 codes are 0 none, 1 128B-atom32B, 2 128B, 4 64B, 6 32B"});
+  // A field out of its range (version 0): the fields are printed, the word refused.
+  expect_refused({{"desc", "decode", "--arch", "sm100", "0x0"},
+                  "gemmscope: descriptor = 0x0 is not a valid sm100 descriptor: version = 0 must be 1 (bits 46-48 = "
+                  "0b001)"});
   const std::string hex32_rule = "' must be a hexadecimal value of at most 32 bits";
   expect_refused({{"idesc", "decode", "0x123456789"}, "gemmscope: instruction descriptor = '0x123456789" + hex32_rule});
   expect_refused({{"idesc", "decode", "0xg"}, "gemmscope: instruction descriptor = '0xg" + hex32_rule});
@@ -175,6 +179,8 @@ TEST_F(CliErrors, TmemAndBanks) {
   expect_refused({{"banks"},
                   "gemmscope: --pattern = (none): give exactly one of --pattern NAME (see --list) or --addresses A0,A1,..."});
   expect_refused({{"banks", "--pattern", "x", "--base", "-16"}, "gemmscope: --base = -16 must be >= 0"});
+  expect_refused({{"banks", "--addresses", "0,4294967296"},
+                  "gemmscope: --addresses[1] = 4294967296 must be from 0 to 4294967295 (32-bit shared addresses)"});
   // A swizzled tile's base: TMA's 128-byte destination rule, not the pattern's period.
   for (const char* mode : {"32B", "64B", "128B"})
     expect_refused({{"banks", "--pattern", "ldmatrix-x4-k-major-64x64", "--swizzle", mode, "--base", "64"},
@@ -367,7 +373,11 @@ TEST_F(CliErrors, KernelNamesAndShapes) {
   expect_refused({{"check", "--shapes", "64x64"}, "gemmscope: shape '64x64" + rule});
   expect_refused({{"bench", "--shapes", "4096x4096x2147483648"}, "gemmscope: shape '4096x4096x2147483648" + rule});
   expect_refused({{"bench", "--shapes", ","},
-                  "gemmscope: no shapes given: expected a list like 4096x4096x4096,512x8192x5376"});
+                  "gemmscope: shapes = ',': item 1 is empty (give MxNxK,MxNxK,... with no empty item)"});
+  expect_refused({{"check", "--shapes", "64x64x64,"},
+                  "gemmscope: shapes = '64x64x64,': item 2 is empty (give MxNxK,MxNxK,... with no empty item)"});
+  expect_refused({{"tune", "explain", "0156x3072x3072"},
+                  "gemmscope: shape '0156x3072x3072': size '0156' must be written without leading zeros"});
 }
 
 // gemmscope timeline render / trim / compare (host-only): a file that breaks the Chrome trace
@@ -656,6 +666,16 @@ TEST_F(CliErrors, OutputsAreAllOrNothing) {
   EXPECT_EQ(run_cli({"plot", dir + "/bench.json", "-o", dir + "/old.svg"}).status, 0);
   EXPECT_NE(read_file(dir + "/old.svg").find("<svg"), std::string::npos);
   EXPECT_EQ(folder_names(dir), (std::vector<std::string>{"bad.json", "bench.json", "old.svg"}));
+  // sim writes its outputs after the run: an unwritable one is refused before it, so no
+  // result line ("... ok") precedes the refusal.
+  const std::string sim_out = fresh_dir("sim-outputs") + "/stdout.txt";
+  for (const char* option : {"--svg", "--chrome"}) {
+    EXPECT_EQ(run_shell(shell_quote(GEMMSCOPE_CLI) + " sim --kernel k07 " + option + " /no/such/dir/t > " +
+                        shell_quote(sim_out) + " 2>/dev/null"),
+              2)
+        << option;
+    EXPECT_EQ(read_file(sim_out), "") << option;
+  }
 #endif
 }
 
@@ -671,6 +691,11 @@ TEST_F(CliErrors, VizLeavesTheUsersFilesAlone) {
   EXPECT_EQ(read_file(dir + "/pic.svg"), "old");
   EXPECT_EQ(read_file(dir + "/pic.svg.tmp.dot"), "mine");
   EXPECT_EQ(folder_names(dir), (std::vector<std::string>{"pic.svg", "pic.svg.tmp.dot"}));
+  // A dot program that does not exist: refused as bad input, naming it.
+  expect_refused({{"viz", "--swizzle", "128B", "-o", dir + "/pic.svg", "--dot", "/no/such/dot"},
+                  "gemmscope: --dot = /no/such/dot: cannot run it (No such file or directory); install Graphviz "
+                  "(tools/setup) or pass --dot PATH"});
+  EXPECT_EQ(read_file(dir + "/pic.svg"), "old");
   // The DOT text itself: written, checked, renamed.
   EXPECT_EQ(run_cli({"viz", "--swizzle", "128B", "-o", dir + "/pic.dot"}).status, 0);
   EXPECT_EQ(read_file(dir + "/pic.dot").rfind("digraph swizzle", 0), 0u);
@@ -685,6 +710,9 @@ TEST_F(CliErrors, ReadersRefuseWhatIsNotARegularFile) {
   const std::string dir = fresh_dir("readers");
   const std::string fifo = dir + "/fifo";
   ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  write_file(dir + "/header_only.csv", "kernel,m,n,k,median_ms\n");
+  expect_refused({{"plot", dir + "/header_only.csv"},
+                  "gemmscope: results = " + dir + "/header_only.csv has no measured row to draw"});
   expect_refused({{"plot", "/dev/zero"}, "gemmscope: bench CSV = /dev/zero is a character device, not a regular file"});
   expect_refused({{"plot", fifo}, "gemmscope: bench CSV = " + fifo + " is a FIFO, not a regular file"});
   const std::string fifo_json = dir + "/fifo.json";  // a name ending in .json: the JSON reader

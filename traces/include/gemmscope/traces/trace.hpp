@@ -70,6 +70,13 @@ struct Trace {
 
 // Shared addresses are 32-bit (the shared window, cvta.to.shared); larger values are refused.
 inline constexpr uint64_t kMaxAddress = 0xFFFFFFFFull;
+// An address given by hand (`banks --addresses`, Python's bank_conflicts): "" where it
+// is in the shared window, else the rule it breaks, for "<name> = <value> <rule>".
+inline std::string shared_address_rule(long long address) {
+  return address >= 0 && static_cast<unsigned long long>(address) <= kMaxAddress
+             ? std::string()
+             : "must be from 0 to " + std::to_string(kMaxAddress) + " (32-bit shared addresses)";
+}
 // Longest line the reader accepts (a record line is about 500 bytes).
 inline constexpr size_t kMaxLineBytes = 1 << 16;
 // Largest trace file read (TraceReader streams it: memory does not grow with it).
