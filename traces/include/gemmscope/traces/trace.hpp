@@ -70,7 +70,7 @@ struct Trace {
 
 // Shared addresses are 32-bit (the shared window, cvta.to.shared); larger values are refused.
 inline constexpr uint64_t kMaxAddress = 0xFFFFFFFFull;
-// An address given by hand (`banks --addresses`, Python's bank_conflicts): "" where it
+// An address given by hand (`banks --addresses`, Python's `gemmscope.banks`): "" where it
 // is in the shared window, else the rule it breaks, for "<name> = <value> <rule>".
 inline std::string shared_address_rule(long long address) {
   return address >= 0 && static_cast<unsigned long long>(address) <= kMaxAddress
