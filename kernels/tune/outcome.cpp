@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "tune/text/csv.hpp"
+#include "tune/shape_list.hpp"
 
 namespace gemmscope::tune {
 namespace {
@@ -27,7 +28,7 @@ std::string outcome_table_header() {
 
 std::string outcome_table_row(const ShapeOutcome& o) {
   if (o.skipped) return {};
-  const std::string shape = std::to_string(o.shape.m) + "x" + std::to_string(o.shape.n) + "x" + std::to_string(o.shape.k);
+  const std::string shape = shape_text(o.shape.m, o.shape.n, o.shape.k);
   // A --configs sweep says what became of the cache's entry it was timed against.
   std::string suffix;
   if (!o.incumbent.empty() && !o.best.empty())

@@ -21,6 +21,11 @@ struct ParsedShape {
 // dimensions are 32-bit, and M*N*2 bytes must stay below 2^63).
 inline constexpr int64_t kMaxShapeDim = (int64_t{1} << 31) - 1;
 
+// A shape as the lists below write it: "MxNxK".
+inline std::string shape_text(int64_t m, int64_t n, int64_t k) {
+  return std::to_string(m) + "x" + std::to_string(n) + "x" + std::to_string(k);
+}
+
 // Comma-separated MxNxK items, sizes in decimal digits only (no sign, no spaces, no
 // leading zero), no empty item. Throws std::invalid_argument naming the bad item.
 inline std::vector<ParsedShape> parse_shape_list(std::string_view text) {

@@ -7,14 +7,13 @@
 #include <sstream>
 
 #include "tune/text/csv.hpp"
+#include "tune/shape_list.hpp"
 
 namespace gemmscope::harness {
 
 namespace {
 
-std::string shape_str(const GemmShape& s) {
-  return std::to_string(s.m) + "x" + std::to_string(s.n) + "x" + std::to_string(s.k);
-}
+std::string shape_str(const GemmShape& s) { return shape_text(s.m, s.n, s.k); }
 
 // A number as JSON has it: non-finite values (a failed timing) become null.
 nlohmann::ordered_json number(double v) { return std::isfinite(v) ? nlohmann::ordered_json(v) : nullptr; }

@@ -16,6 +16,7 @@
 #include "tune/text/text_printf.hpp"
 #include "tune/text/shown_text.hpp"
 #include "tune/text/text_file.hpp"
+#include "tune/shape_list.hpp"
 
 namespace gemmscope::report {
 namespace {
@@ -34,10 +35,6 @@ bool time_field(const std::string& name, int line, const char* column, const std
   if (v < 0) refuse(name, line, std::string(column) + " = '" + shown_text(text) + "' must not be negative");
   out = v;
   return true;
-}
-
-std::string shape_text(int64_t m, int64_t n, int64_t k) {
-  return std::to_string(m) + "x" + std::to_string(n) + "x" + std::to_string(k);
 }
 
 }  // namespace

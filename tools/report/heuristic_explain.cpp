@@ -8,6 +8,7 @@
 #include "tune/shipped.hpp"
 #include "tune/text/shown_text.hpp"
 #include "tune/text/text_printf.hpp"
+#include "tune/shape_list.hpp"
 
 namespace gemmscope::report {
 
@@ -55,8 +56,7 @@ Explanation explain_heuristic(const tune::Shape& shape, int sm_count, const std:
 }
 
 std::string explain_report(const Explanation& e, int top) {
-  const std::string shape =
-      std::to_string(e.shape.m) + "x" + std::to_string(e.shape.n) + "x" + std::to_string(e.shape.k);
+  const std::string shape = shape_text(e.shape.m, e.shape.n, e.shape.k);
   if (e.ranked.empty())
     return shape + ": no configuration of k10 runs it (" + e.refusal + "); auto runs the last ladder kernel that does\n";
   const RankedConfig& pick = e.ranked.front();

@@ -13,13 +13,12 @@
 #include "tune/text/shown_text.hpp"
 #include "tune/text/text_file.hpp"
 #include "tune/text/text_printf.hpp"
+#include "tune/shape_list.hpp"
 
 namespace gemmscope::report {
 namespace {
 
-std::string shape_text(const tune::Shape& s) {
-  return std::to_string(s.m) + "x" + std::to_string(s.n) + "x" + std::to_string(s.k);
-}
+std::string shape_text(const tune::Shape& s) { return gemmscope::shape_text(s.m, s.n, s.k); }
 
 // tune writes the ratio with five decimals; anything else is not its file.
 double ratio_field(const std::string& name, int line, const std::string& text) {

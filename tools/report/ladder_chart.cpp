@@ -6,22 +6,22 @@
 #include <stdexcept>
 #include <string_view>
 
+#include "tune/shape_list.hpp"
+
 namespace gemmscope::report {
 
 std::vector<ChartBar> chart_bars(const std::vector<BenchJsonRow>& rows) {
   std::vector<ChartBar> bars;
   for (const BenchJsonRow& r : rows) {
     if (!(r.tflops > 0)) continue;  // not measured: no bar
-    bars.push_back(ChartBar{r.kernel, std::to_string(r.m) + "x" + std::to_string(r.n) + "x" + std::to_string(r.k),
+    bars.push_back(ChartBar{r.kernel, shape_text(r.m, r.n, r.k),
                             r.tflops, r.ratio_to_cublas});
   }
   return bars;
 }
 
 std::vector<ChartBar> chart_bars(const BenchRun& run) {
-  const auto shape = [](const BenchCsvRow& r) {
-    return std::to_string(r.m) + "x" + std::to_string(r.n) + "x" + std::to_string(r.k);
-  };
+  const auto shape = [](const BenchCsvRow& r) { return shape_text(r.m, r.n, r.k); };
   std::map<std::string, double> cublas_ms;
   for (const BenchCsvRow& r : run.rows)
     if (r.measured && r.kernel == "cublas") cublas_ms[shape(r)] = r.median_ms;

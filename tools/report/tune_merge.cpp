@@ -6,13 +6,12 @@
 #include <stdexcept>
 
 #include "tune/text/text_printf.hpp"
+#include "tune/shape_list.hpp"
 
 namespace gemmscope::report {
 namespace {
 
-std::string shape_text(const tune::TuneKey& k) {
-  return std::to_string(k.m) + "x" + std::to_string(k.n) + "x" + std::to_string(k.k);
-}
+std::string shape_text(const tune::TuneKey& k) { return gemmscope::shape_text(k.m, k.n, k.k); }
 
 struct Sample {
   double ratio = 0, min_ms = 0;
