@@ -85,7 +85,7 @@ void run_encode(const DescArgs& a) {
 
 void run_decode(const DescArgs& a) {
   const uint64_t bits = parse_hex64(a.bits_text, "descriptor");
-  std::string text;
+  std::string text, invalid;
   if (is_sm90(a.arch)) {
     const auto d = model::SmemDescriptorSm90::decode(bits);
     text = a.json ? model::to_json(d) : d.to_string();
@@ -97,11 +97,12 @@ void run_decode(const DescArgs& a) {
     try {
       d.validate();
     } catch (const model::ModelError& e) {
-      std::printf("%s\n", text.c_str());
-      throw CommandExit{kExitBadInput, "descriptor = " + a.bits_text + " is not a valid sm100 descriptor: " + e.what()};
+      invalid = e.what();
     }
   }
   std::printf("%s\n", text.c_str());
+  if (!invalid.empty())
+    throw CommandExit{kExitBadInput, "descriptor = " + a.bits_text + " is not a valid sm100 descriptor: " + invalid};
 }
 
 // Streamed: each element printed as it is computed, so memory does not grow with
