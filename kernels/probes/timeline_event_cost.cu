@@ -1,8 +1,9 @@
 // Probe: what the timeline recorder's pieces cost one thread (docs/timelines.md), in
 // SM clock cycles per iteration of a loop of N iterations: a %globaltimer read, a
 // %clock64 read, one recorder event (traces/include/gemmscope/traces/timeline.cuh)
-// attached, detached and past its region's capacity. A read is made dependent by letting the loop's step depend on its value, so that the
-// next iteration waits for it; an event depends on the one before through its
+// attached, detached and past its region's capacity, and a wait's end into the slot
+// its begin reserved. A read is made dependent by letting the loop's step depend on
+// its value, so that the next iteration waits for it; an event depends on the one before through its
 // writer's state in shared memory, and stalls on its clocks at its stores.
 //
 // Its own program, not a `gemmscope probe` case: it prints a text table (the figures
@@ -37,6 +38,7 @@ enum Mode : int {
   kEvent,              // a recorder event, attached, written
   kEventDetached,      // a recorder event, no buffer attached
   kEventDropped,       // a recorder event past its region's capacity (counted as dropped)
+  kWaitEnd,            // a wait's end: the clocks into the slot its begin reserved
   kModes
 };
 
@@ -49,6 +51,7 @@ const char* const kModeNames[kModes] = {
     "recorder event",
     "recorder event, detached",
     "recorder event, region full (dropped)",
+    "recorder wait end (reserved slot)",
 };
 
 // ---- the timing kernel ------------------------------------------------------------
@@ -112,6 +115,13 @@ __global__ void cost_kernel(int mode, int n, PassResult* out) {
       case kEventDropped:
         for (int i = 0; i < n; ++i) GEMMSCOPE_TIMELINE_EVENT(true, tr::kKindTmaIssue, tr::kRoleProducer, 0, 0, tr::kBarrierNone, i, pass);
         break;
+      case kWaitEnd: {
+        // One begin per pass reserves the slot; the loop times the end alone.
+        rec::record_wait_begin(tr::header(tr::kKindWaitBegin, tr::kRoleProducer, 0, 0, tr::kBarrierEmpty),
+                               tr::header(tr::kKindWaitEnd, tr::kRoleProducer, 0, 0, tr::kBarrierEmpty), 0, pass);
+        for (int i = 0; i < n; ++i) rec::record_wait_end(i);
+        break;
+      }
       default: break;
     }
     const uint64_t c1 = read_clock64();
@@ -164,7 +174,7 @@ int main(int argc, char** argv) {
   const uint32_t slots = static_cast<uint32_t>(n) * (kPasses + 1);  // every pass's events fit
   std::vector<Timing> t(kModes);
   for (int mode = 0; mode < kModes; ++mode) {
-    if (mode == kEvent || mode == kEventDetached || mode == kEventDropped) {
+    if (mode == kEvent || mode == kEventDetached || mode == kEventDropped || mode == kWaitEnd) {
       rec::Recording recording(mode == kEventDropped ? 1u : slots);
       if (mode == kEventDetached) recording.detach();
       t[mode] = run(mode, n);
@@ -173,7 +183,7 @@ int main(int argc, char** argv) {
       uint64_t written = 0;
       for (std::size_t s = 0; s < raw.words.size() / tr::kWordsPerEvent; ++s)
         written += raw.words[s * tr::kWordsPerEvent + tr::kWordHeader] != 0;
-      const uint64_t expected = mode == kEventDetached ? 0 : uint64_t{slots};
+      const uint64_t expected = mode == kEventDetached ? 0 : mode == kWaitEnd ? 2 * (kPasses + 1) : uint64_t{slots};
       const uint64_t expected_written = mode == kEventDropped ? 1 : expected;
       if (written != expected_written || written + raw.dropped != expected) {
         std::fprintf(stderr, "timeline_event_cost: %s: %llu events written and %llu dropped, expected %llu and %llu\n",

@@ -103,9 +103,9 @@ struct Mainloop {
     for (int kb = w.kb_begin; kb < w.kb_end; ++kb) {
       const uint32_t st = p.stage();
       if (!ready) {
-        GEMMSCOPE_TIMELINE_EVENT(t == 0, tl::kKindWaitBegin, tl::kRoleMainloop, consumer, st, tl::kBarrierFull, w.m0, w.n0);
+        GEMMSCOPE_TIMELINE_WAIT_BEGIN(waited, t == 0, &s.full[st], p.phase(), tl::kRoleMainloop, consumer, st, tl::kBarrierFull, w.m0, w.n0);
         mbarrier_wait(&s.full[st], p.phase());
-        GEMMSCOPE_TIMELINE_EVENT(t == 0, tl::kKindWaitEnd, tl::kRoleMainloop, consumer, st, tl::kBarrierFull, w.m0, w.n0);
+        GEMMSCOPE_TIMELINE_WAIT_END(waited, tl::kRoleMainloop, consumer, st, tl::kBarrierFull, w.m0, w.n0);
       }
       const uint64_t a = desc_advance(desc_a, st * Cfg::kStageBytesA), b = desc_advance(desc_b, st * Cfg::kStageBytesB);
       GEMMSCOPE_TIMELINE_DETAIL_EVENT(t == 0, tl::kKindWgmmaIssue, tl::kRoleMainloop, consumer, st, tl::kBarrierNone, w.m0, w.n0);

@@ -19,9 +19,11 @@
 // m0, n0) and GEMMSCOPE_TIMELINE_WAIT_END(flag, role, warpgroup, stage, barrier, m0, n0),
 // on the lines before and after an mbarrier wait: the begin tests the barrier (an
 // mbarrier.test_wait of phase `parity`, no waiting) and, only where the wait will block,
-// records its begin and sets the bool `flag` it declares, so that the end records the
-// wait's end. A wait that does not block records nothing: two events fewer on the
-// thread's path to its next step.
+// records its begin, reserves the next slot for the end and writes all of it but the
+// clocks, and sets the bool `flag` it declares. The end then only reads the clocks and
+// its writer's state (the reserved slot is the one before the next) and stores the
+// clocks: the wait's end is on the thread's path to its next step, its begin is not. A
+// wait that does not block records nothing.
 // GEMMSCOPE_TIMELINE_DETAIL_EVENT(...): the same as _EVENT, for the finer events (wgmma issue,
 // commit and wait; staging waits; store issue and completion): recorded only where
 // GEMMSCOPE_TIMELINE_DETAIL is defined too. They cost registers a kernel at its limit
@@ -173,6 +175,50 @@ __device__ __forceinline__ void record_event(uint32_t header, int m0, int n0) {
                                          static_cast<uint32_t>(time_ns >> 32), clock));
 }
 
+// A wait's begin (GEMMSCOPE_TIMELINE_WAIT_BEGIN, where the wait will block): writes the
+// begin event and the end's first half into the next two slots. False where there is
+// nothing to record: detached, or fewer than two slots left (both events are counted
+// as dropped, so that no begin lacks its end).
+__device__ __forceinline__ bool record_wait_begin(uint32_t begin_header, uint32_t end_header, int m0, int n0) {
+  uint64_t time_ns;
+  uint32_t sm, clock;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(time_ns));
+  asm volatile("mov.u32 %0, %%smid;" : "=r"(sm));
+  asm volatile("mov.u32 %0, %%clock;" : "=r"(clock));
+  const uint32_t warpgroup = threadIdx.x / 128;
+  const uint4 writer = load_writer(warpgroup);
+  if (writer.x < 2) {
+    if ((writer.z | writer.w) != 0) {  // attached: the region has no room for the pair
+      drop_event();
+      drop_event();
+    }
+    return false;
+  }
+  const uint64_t slot = (uint64_t{writer.w} << 32) | writer.z;
+  constexpr uint64_t kSlotBytes = layout::kWordsPerEvent * sizeof(uint32_t);
+  const uint64_t next = slot + 2 * kSlotBytes;
+  store_writer(warpgroup, make_uint4(writer.x - 2, writer.y, static_cast<uint32_t>(next), static_cast<uint32_t>(next >> 32)));
+  store_event_half(slot, make_uint4(begin_header, writer.y, sm, static_cast<uint32_t>(m0)));
+  store_event_half(slot + 16, make_uint4(static_cast<uint32_t>(n0), static_cast<uint32_t>(time_ns),
+                                         static_cast<uint32_t>(time_ns >> 32), clock));
+  store_event_half(slot + kSlotBytes, make_uint4(end_header, writer.y, sm, static_cast<uint32_t>(m0)));
+  return true;
+}
+
+// A wait's end: the clocks into the slot record_wait_begin reserved (its second half),
+// the one before the writer's next. The slot's address is read back from shared memory
+// rather than kept in registers across the wait: a producer runs with 40.
+__device__ __forceinline__ void record_wait_end(int n0) {
+  uint64_t time_ns;
+  uint32_t clock;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(time_ns));
+  asm volatile("mov.u32 %0, %%clock;" : "=r"(clock));
+  const uint4 writer = load_writer(threadIdx.x / 128);
+  const uint64_t end_slot = ((uint64_t{writer.w} << 32) | writer.z) - layout::kWordsPerEvent * sizeof(uint32_t);
+  store_event_half(end_slot + 16, make_uint4(static_cast<uint32_t>(n0), static_cast<uint32_t>(time_ns),
+                                             static_cast<uint32_t>(time_ns >> 32), clock));
+}
+
 inline void check_timeline(cudaError_t err, const char* what) {
   if (err != cudaSuccess) throw std::runtime_error(std::string("timeline recording: ") + what + ": " + cudaGetErrorString(err));
 }
@@ -257,13 +303,18 @@ class Recording {
       ::gemmscope::timeline_record::record_event(                                                                \
           ::gemmscope::traces::timeline_record::header((kind), (role), (warpgroup), (stage), (barrier)), (m0), (n0)); \
   } while (0)
-#define GEMMSCOPE_TIMELINE_WAIT_BEGIN(flag, leader, bar, parity, role, warpgroup, stage, barrier, m0, n0)  \
-  const bool flag = (leader) && !::cuda::ptx::mbarrier_test_wait_parity((bar), (parity));                  \
-  GEMMSCOPE_TIMELINE_EVENT(flag, ::gemmscope::traces::timeline_record::kKindWaitBegin, (role), (warpgroup), \
-                           (stage), (barrier), (m0), (n0))
-#define GEMMSCOPE_TIMELINE_WAIT_END(flag, role, warpgroup, stage, barrier, m0, n0)                           \
-  GEMMSCOPE_TIMELINE_EVENT(flag, ::gemmscope::traces::timeline_record::kKindWaitEnd, (role), (warpgroup),   \
-                           (stage), (barrier), (m0), (n0))
+#define GEMMSCOPE_TIMELINE_WAIT_BEGIN(flag, leader, bar, parity, role, warpgroup, stage, barrier, m0, n0)             \
+  const bool flag = (leader) && !::cuda::ptx::mbarrier_test_wait_parity((bar), (parity)) &&                            \
+                    ::gemmscope::timeline_record::record_wait_begin(                                                   \
+                        ::gemmscope::traces::timeline_record::header(::gemmscope::traces::timeline_record::kKindWaitBegin, \
+                                                                     (role), (warpgroup), (stage), (barrier)),          \
+                        ::gemmscope::traces::timeline_record::header(::gemmscope::traces::timeline_record::kKindWaitEnd,   \
+                                                                     (role), (warpgroup), (stage), (barrier)),          \
+                        (m0), (n0))
+#define GEMMSCOPE_TIMELINE_WAIT_END(flag, role, warpgroup, stage, barrier, m0, n0) \
+  do {                                                                             \
+    if (flag) ::gemmscope::timeline_record::record_wait_end((n0));                 \
+  } while (0)
 #if defined(GEMMSCOPE_TIMELINE_DETAIL)
 #define GEMMSCOPE_TIMELINE_DETAIL_EVENT(...) GEMMSCOPE_TIMELINE_EVENT(__VA_ARGS__)
 #else
