@@ -60,7 +60,7 @@ const gemmscope::cli::Registration reg{"tune explain", [](CLI::App& app) {
   cmd->add_option("--cache", args->cache, "also a tuning cache of yours: its entries for the shape, any GPU");
   cmd->callback([args] {
     bool first = true;
-    for (const auto& s : gemmscope::cli::shapes_arg(args->shapes)) {
+    for (const auto& s : gemmscope::cli::shapes_arg(args->shapes, "shapes")) {
       auto e = gemmscope::report::explain_heuristic({s.m, s.n, s.k}, args->sms, args->cache);
       if (e.ranked.empty()) name_the_fallback(e);
       std::printf("%s%s", first ? "" : "\n", gemmscope::report::explain_report(e, args->top).c_str());

@@ -515,11 +515,15 @@ TEST_F(CliErrors, TuneScore) {
 #endif
 }
 
-// gemmscope tune explain (host-only): a bad shape and SM count; then a ranking.
+// gemmscope tune explain (host-only): a bad shape, SM count and shape-set file; then a ranking.
 TEST_F(CliErrors, TuneExplain) {
   expect_refused({{"tune", "explain", "0x8x8"}, "gemmscope: shape '0x8x8' must be MxNxK with each size in 1..2^31-1"});
   expect_refused({{"tune", "explain", "64x64x64", "--sms", "0"},
                   "gemmscope: --sms: Value 0 not in range 1 to 1024; see --help"});
+  // The shapes are an argument here, not --shapes: a file that is not there is named as one.
+  expect_refused({{"tune", "explain", "missing.csv"}, "gemmscope: shapes 'missing.csv': no such shape-set file"});
+  expect_refused({{"tune", "explain", "/no/such/shapes.csv"},
+                  "gemmscope: shapes '/no/such/shapes.csv': no such shape-set file"});
 #ifdef GEMMSCOPE_CLI
   // At 4096^3 the 128 x 256 tiles in 2x1, 1x1 and 1x2 clusters model the same time: the
   // two ties are printed past --top 1, and nothing else is.
