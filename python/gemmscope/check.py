@@ -134,6 +134,17 @@ def _shrink(fn, array, device, failure, budget):
     return smallest, tried
 
 
+def _need_torch():
+    """array="torch" passes PyTorch tensors: without PyTorch, say what is missing and what
+    runs without it, before any case."""
+    try:
+        import torch  # noqa: F401
+    except ModuleNotFoundError as e:
+        raise ModuleNotFoundError(
+            f"array = 'torch' (the default) needs PyTorch: no module named {e.name!r}; install it, "
+            "or give array='numpy' to pass uint16 arrays of bf16 bits", name=e.name) from e
+
+
 def check_gemm(fn, shapes=None, cases=20, max_dim=1024, seed=1, array="torch", device=None, shrink=64):
     """Runs fn(a, b, out) on fresh random inputs and holds out to C = a @ b.T.
 
@@ -142,8 +153,8 @@ def check_gemm(fn, shapes=None, cases=20, max_dim=1024, seed=1, array="torch", d
     shapes: (m, n, k) tuples to run; by default `cases` shapes drawn from `seed`, each
         size log-uniform in 1..max_dim.
     seed: case i's inputs come from seed + i (the same values for the same seed and shape).
-    array: "torch" (CUDA bf16 tensors on `device`, default "cuda") or "numpy" (uint16
-        arrays of bf16 bits).
+    array: "torch" (CUDA bf16 tensors on `device`, default "cuda"; without PyTorch,
+        ModuleNotFoundError naming the module) or "numpy" (uint16 arrays of bf16 bits).
     shrink: at most this many shapes tried to shrink the first failure (0: none).
 
     Returns a CheckResult: `ok`, the `cases`, `first_failure` and `smallest_failure`.
@@ -152,6 +163,8 @@ def check_gemm(fn, shapes=None, cases=20, max_dim=1024, seed=1, array="torch", d
     """
     if array not in ("torch", "numpy"):
         raise ValueError(f"array = {array!r} must be 'torch' or 'numpy'")
+    if array == "torch":
+        _need_torch()
     if shapes is None:
         if not 1 <= int(cases) <= 100000:
             raise ValueError(f"cases = {cases} must be in 1..100000")

@@ -2,6 +2,8 @@
 uint16 arrays), so that no GPU is needed: a correct one passes every case, and broken
 ones fail where their bug says they must. The expected outcomes come from the bugs as
 written, not from the code under test."""
+import sys
+
 import numpy as np
 import pytest
 
@@ -89,3 +91,15 @@ def test_refusals_name_the_value_and_the_rule():
         gemmscope.check_gemm(numpy_gemm, shapes=[(67108865, 1, 1)], array="numpy")
     with pytest.raises(ValueError, match=r"M x N x K = 8192 x 8192 x 512 must be at most 2\^34 multiply-adds"):
         gemmscope.check_gemm(lambda a, b, out: None, shapes=[(8192, 8192, 512)], array="numpy")
+
+
+def test_the_default_array_without_pytorch_names_it_and_the_alternative(monkeypatch):
+    # None in sys.modules fails `import torch` as a machine without PyTorch does.
+    monkeypatch.setitem(sys.modules, "torch", None)
+    called = []
+    with pytest.raises(ModuleNotFoundError, match=r"^array = 'torch' \(the default\) needs PyTorch: no module named "
+                       r"'torch'; install it, or give array='numpy' to pass uint16 arrays of bf16 bits$") as e:
+        gemmscope.check_gemm(lambda a, b, out: called.append(a), shapes=[(1, 1, 1)])
+    assert e.value.name == "torch"
+    assert called == []  # refused before any case
+    assert gemmscope.check_gemm(numpy_gemm, shapes=[(1, 1, 1)], array="numpy").ok

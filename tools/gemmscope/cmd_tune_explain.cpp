@@ -1,5 +1,7 @@
 // gemmscope tune explain: the heuristic's ranking of every candidate for a shape, with
-// the model's terms (report/heuristic_explain.hpp). Host only.
+// the model's terms (report/heuristic_explain.hpp). Host only; built with the kernels, it
+// also names what auto runs where no k10 configuration can, from the kernel registry.
+#include <cstdint>
 #include <cstdio>
 #include <memory>
 #include <string>
@@ -8,7 +10,32 @@
 #include "report/heuristic_explain.hpp"
 #include "shapes_arg.hpp"
 
+#ifdef GEMMSCOPE_CLI_KERNELS
+#include "gemmscope/kernel_registry.hpp"
+#endif
+
 namespace {
+
+// What auto runs for e's shape where no k10 configuration does: the kernel registry's
+// own dispatch, as gemmscope::gemm would launch it on operands that meet every
+// alignment rule. The addresses are made up, compared and never dereferenced: C from
+// 256 ends below 2^63 for any M x N of sizes below 2^31, and A and B start at 2^63 and
+// past it, so no operand overlaps C. No GPU work (the registry asks the GPU's compute
+// capability: on an sm_100 GPU auto may run sm100).
+void name_the_fallback(gemmscope::report::Explanation& e) {
+#ifdef GEMMSCOPE_CLI_KERNELS
+  const uintptr_t c = 256, a = uintptr_t{1} << 63, b = a + (uintptr_t{1} << 62);
+  const gemmscope::GemmOperands ops{reinterpret_cast<const gemmscope::bf16*>(a),
+                                    reinterpret_cast<const gemmscope::bf16*>(b), reinterpret_cast<gemmscope::bf16*>(c)};
+  try {
+    e.fallback = gemmscope::resolve_kernel("auto").dispatch({e.shape.m, e.shape.n, e.shape.k}, ops);
+  } catch (const gemmscope::GemmError& err) {
+    e.fallback_refusal = err.what();
+  }
+#else
+  (void)e;  // without the kernels there is no registry to ask
+#endif
+}
 
 struct ExplainArgs {
   std::string shapes;
@@ -33,8 +60,9 @@ const gemmscope::cli::Registration reg{"tune explain", [](CLI::App& app) {
   cmd->add_option("--cache", args->cache, "also a tuning cache of yours: its entries for the shape, any GPU");
   cmd->callback([args] {
     bool first = true;
-    for (const auto& s : gemmscope::cli::shapes_arg(args->shapes)) {
-      const auto e = gemmscope::report::explain_heuristic({s.m, s.n, s.k}, args->sms, args->cache);
+    for (const auto& s : gemmscope::cli::shapes_arg(args->shapes, "shapes")) {
+      auto e = gemmscope::report::explain_heuristic({s.m, s.n, s.k}, args->sms, args->cache);
+      if (e.ranked.empty()) name_the_fallback(e);
       std::printf("%s%s", first ? "" : "\n", gemmscope::report::explain_report(e, args->top).c_str());
       first = false;
     }

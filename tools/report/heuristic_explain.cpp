@@ -57,8 +57,12 @@ Explanation explain_heuristic(const tune::Shape& shape, int sm_count, const std:
 
 std::string explain_report(const Explanation& e, int top) {
   const std::string shape = shape_text(e.shape.m, e.shape.n, e.shape.k);
-  if (e.ranked.empty())
-    return shape + ": no configuration of k10 runs it (" + e.refusal + "); auto runs the last ladder kernel that does\n";
+  if (e.ranked.empty()) {
+    const std::string head = shape + ": no configuration of k10 runs it (" + e.refusal + "); ";
+    if (!e.fallback.empty()) return head + "auto runs " + e.fallback + " instead\n";
+    if (!e.fallback_refusal.empty()) return head + "auto refuses it: " + e.fallback_refusal + "\n";
+    return head + "auto runs the last ladder kernel that does (a gemmscope built with the kernels names it)\n";
+  }
   const RankedConfig& pick = e.ranked.front();
   std::string out = text_printf("%s on %d SMs: %zu candidates; the heuristic picks %s\n", shape.c_str(), e.sm_count,
                                 e.ranked.size(), tune::to_string(pick.config).c_str());

@@ -30,6 +30,12 @@ struct Explanation {
   int sm_count = 0;
   std::vector<RankedConfig> ranked;  // fastest modelled first; ties in compiled order, so ranked[0] is heuristic()'s
   std::string refusal;               // why no candidate runs the shape (ranked is empty)
+  // Then what auto runs instead, as the kernel registry dispatches it (gemmscope::gemm's
+  // choice, gemmscope/kernel_registry.hpp): the kernel's name in `fallback`, or the
+  // registry's refusal where no kernel runs the shape. The caller fills them in where it
+  // has the kernels (explain_heuristic does not); both empty: not known.
+  std::string fallback;
+  std::string fallback_refusal;
   std::vector<CachedPick> cached;     // the shipped caches' entries for the shape (this kernel version), then
                                      // those of the cache file given, any version
 };

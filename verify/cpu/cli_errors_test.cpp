@@ -515,11 +515,15 @@ TEST_F(CliErrors, TuneScore) {
 #endif
 }
 
-// gemmscope tune explain (host-only): a bad shape and SM count; then a ranking.
+// gemmscope tune explain (host-only): a bad shape, SM count and shape-set file; then a ranking.
 TEST_F(CliErrors, TuneExplain) {
   expect_refused({{"tune", "explain", "0x8x8"}, "gemmscope: shape '0x8x8' must be MxNxK with each size in 1..2^31-1"});
   expect_refused({{"tune", "explain", "64x64x64", "--sms", "0"},
                   "gemmscope: --sms: Value 0 not in range 1 to 1024; see --help"});
+  // The shapes are an argument here, not --shapes: a file that is not there is named as one.
+  expect_refused({{"tune", "explain", "missing.csv"}, "gemmscope: shapes 'missing.csv': no such shape-set file"});
+  expect_refused({{"tune", "explain", "/no/such/shapes.csv"},
+                  "gemmscope: shapes '/no/such/shapes.csv': no such shape-set file"});
 #ifdef GEMMSCOPE_CLI
   // At 4096^3 the 128 x 256 tiles in 2x1, 1x1 and 1x2 clusters model the same time: the
   // two ties are printed past --top 1, and nothing else is.
@@ -528,6 +532,21 @@ TEST_F(CliErrors, TuneExplain) {
   EXPECT_NE(printed.find("     3  128x256x64.s4.wg2.c1x2.static.g0.sk1"), std::string::npos) << printed;
   EXPECT_EQ(printed.find("     4  "), std::string::npos) << printed;
   EXPECT_NE(printed.find("2 configurations tie with the pick"), std::string::npos) << printed;
+
+  // K = 1 rules out k10 and every other TMA kernel (16-byte rows): the kernel registry's
+  // auto falls back to k01, which reads with plain loads (gemm_validation_test holds the
+  // registry to it), and the line names it. Without the kernels there is no registry to ask.
+  const std::string fallback = run_cli_stdout({"tune", "explain", "1x1x1"});
+  const std::string refused = "1x1x1: no configuration of k10 runs it (K = 1 must be a multiple of 8";
+  EXPECT_EQ(fallback.substr(0, refused.size()), refused) << fallback;
+  EXPECT_TRUE(fallback.ends_with(has_gpu_commands() ? "); auto runs k01 instead\n"
+                                                    : "(a gemmscope built with the kernels names it)\n"))
+      << fallback;
+  // N = 7 only rules out the TMA store: k03, the last rung that stores C without it.
+  if (has_gpu_commands()) {
+    const std::string k03 = run_cli_stdout({"tune", "explain", "64x7x64"});
+    EXPECT_TRUE(k03.ends_with("); auto runs k03 instead\n")) << k03;
+  }
 #endif
 }
 

@@ -103,10 +103,19 @@ TEST(HeuristicExplain, ReadsACacheOfYours) {
 }
 
 TEST(HeuristicExplain, SaysWhyNoConfigurationRuns) {
-  const auto e = explain_heuristic({64, 64, 7}, kSms);
+  auto e = explain_heuristic({64, 64, 7}, kSms);
   EXPECT_TRUE(e.ranked.empty());
   EXPECT_NE(explain_report(e, 8).find("no configuration of k10 runs it (K = 7 must be a multiple of 8"),
             std::string::npos);
+  EXPECT_TRUE(e.fallback.empty() && e.fallback_refusal.empty());  // the kernel registry is the caller's to ask
+  EXPECT_NE(explain_report(e, 8).find("; auto runs the last ladder kernel that does"), std::string::npos);
+  // What the caller found auto runs instead, or the registry's refusal, ends the line.
+  e.fallback = "k01";
+  EXPECT_TRUE(explain_report(e, 8).ends_with("); auto runs k01 instead\n")) << explain_report(e, 8);
+  e.fallback.clear();
+  e.fallback_refusal = "no kernel can implement 64 x 64 x 7";
+  EXPECT_TRUE(explain_report(e, 8).ends_with("); auto refuses it: no kernel can implement 64 x 64 x 7\n"))
+      << explain_report(e, 8);
   EXPECT_THROW(explain_heuristic({64, 64, 64}, 0), std::invalid_argument);
 }
 
