@@ -51,7 +51,7 @@ const gemmscope::cli::Registration reg{"tune merge", [](CLI::App& app) {
       "to cuBLAS beats the kept best, and its fastest launch is no slower); failures are merged");
   cmd->add_option("kept", args->kept, "the kept tuning cache (e.g. kernels/tune/caches/h200.json)")->required();
   cmd->add_option("tuned", args->tuned, "the newly tuned cache (`gemmscope tune --cache`)")->required();
-  cmd->add_option("-o,--output", args->output, "the merged cache to write; must not exist (nothing is overwritten)")
+  cmd->add_option("-o,--out,--output", args->output, "the merged cache to write; must not exist (nothing is overwritten)")
       ->required();
   cmd->add_option("--kept-runs", args->kept_runs,
                   "bench CSVs through the kept cache (`gemmscope bench --kernels auto,cublas --tune-cache KEPT "
@@ -61,7 +61,7 @@ const gemmscope::cli::Registration reg{"tune merge", [](CLI::App& app) {
   cmd->callback([args] {
     std::error_code ec;
     if (std::filesystem::exists(args->output, ec) || std::filesystem::is_symlink(args->output, ec))
-      throw std::invalid_argument("--output = " + gemmscope::shown_text(args->output) +
+      throw std::invalid_argument("--out = " + gemmscope::shown_text(args->output) +
                                   " exists already; give a new file (nothing is overwritten)");
     const auto kept = read_cache(args->kept, "kept cache");
     const auto tuned = read_cache(args->tuned, "tuned cache");

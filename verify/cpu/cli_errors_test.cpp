@@ -578,7 +578,10 @@ TEST_F(CliErrors, TuneMerge) {
   expect_refused({{"tune", "merge", kept, dir + "/bad.json", "-o", out},
                   "gemmscope: " + dir + "/bad.json: format = \"x\" must be \"gemmscope-tune-cache\""});
   expect_refused({{"tune", "merge", kept, tuned, "-o", dir + "/exists.json"},
-                  "gemmscope: --output = " + dir + "/exists.json exists already; give a new file (nothing is overwritten)"});
+                  "gemmscope: --out = " + dir + "/exists.json exists already; give a new file (nothing is overwritten)"});
+  // --output, its former name, still names the same option.
+  expect_refused({{"tune", "merge", kept, tuned, "--output", dir + "/exists.json"},
+                  "gemmscope: --out = " + dir + "/exists.json exists already; give a new file (nothing is overwritten)"});
   expect_refused({{"tune", "merge", kept, tuned, "-o", out, "--kept-runs", dir + "/run.csv"},
                   "gemmscope: tune merge: bench runs through the kept cache but none through the tuned one: give both "
                   "(--kept-runs and --tuned-runs) or neither"});
