@@ -148,15 +148,19 @@ __device__ __forceinline__ void cta_begin() {
   __threadfence_block();
 }
 
-// The clocks first: their reads (about 50 cycles to %globaltimer's value) overlap the
-// state's load and store, which would otherwise come first and be waited for (122
-// cycles per event that way, on the H200).
-__device__ __forceinline__ void record_event(uint32_t header, int m0, int n0) {
-  uint64_t time_ns;
-  uint32_t sm, clock;
+// An event's clocks and SM. Read first: their reads (about 50 cycles to %globaltimer's
+// value) overlap the state's load and store, which would otherwise come first and be
+// waited for (122 cycles per event that way, on the H200).
+__device__ __forceinline__ void read_clocks(uint64_t& time_ns, uint32_t& sm, uint32_t& clock) {
   asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(time_ns));
   asm volatile("mov.u32 %0, %%smid;" : "=r"(sm));
   asm volatile("mov.u32 %0, %%clock;" : "=r"(clock));
+}
+
+__device__ __forceinline__ void record_event(uint32_t header, int m0, int n0) {
+  uint64_t time_ns;
+  uint32_t sm, clock;
+  read_clocks(time_ns, sm, clock);
   const uint32_t warpgroup = threadIdx.x / 128;
   const uint4 writer = load_writer(warpgroup);
   if (writer.x == 0) {
@@ -182,9 +186,7 @@ __device__ __forceinline__ void record_event(uint32_t header, int m0, int n0) {
 __device__ __forceinline__ bool record_wait_begin(uint32_t begin_header, uint32_t end_header, int m0, int n0) {
   uint64_t time_ns;
   uint32_t sm, clock;
-  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(time_ns));
-  asm volatile("mov.u32 %0, %%smid;" : "=r"(sm));
-  asm volatile("mov.u32 %0, %%clock;" : "=r"(clock));
+  read_clocks(time_ns, sm, clock);
   const uint32_t warpgroup = threadIdx.x / 128;
   const uint4 writer = load_writer(warpgroup);
   if (writer.x < 2) {
