@@ -277,12 +277,6 @@ std::vector<KernelConfig> candidates(const Shape& s, int sm_count) {
     // they did not (M = 520-2600, 154-676 tiles: 0.70-0.90 of cuBLAS against 0.84-0.97
     // for the unswapped tiles; H200, 2026-12-04; bench/results/calibration).
     if (base.swap_ab && tiles > slots) continue;
-    // No cluster with a CTA wholly past M (or N): it holds an SM and loads no A (B), and
-    // the model cannot tell its share of the multicast from a CTA of its own. On the
-    // calibration set's 26 shapes of M <= 128 the heuristic went from 1.031 to 1.041 of
-    // cuBLAS without them, with the tail rows counted below (bench/results/calibration).
-    const Shape ks = kernel_shape(base, s);
-    if (int64_t{base.bm} * (base.cluster_m - 1) >= ks.m || int64_t{base.bn} * (base.cluster_n - 1) >= ks.n) continue;
     std::vector<int> groups{0};
     if (d.units_m > 8) groups.push_back(8);
     // Split-K where the last wave is partial (fewer tiles than clusters, or a
@@ -335,6 +329,7 @@ ModelledTime modelled_time(const KernelConfig& c, const Shape& user, int sm_coun
   const Decomposition d = decompose(c, user);
   const int64_t slots = cluster_slots(c, sm_count);
   const SplitPlan plan = split_plan(c, user, slots);
+  const Shape s = kernel_shape(c, user);
   // Tensor-core efficiency by tile width, relative to 128 x 256. For BN = 128, set
   // from kernel version 4 on the H200 (2026-11-30; docs/experiments.md,
   // same configurations side by side): 0.986 of 128 x 256 where both ran whole
@@ -343,16 +338,8 @@ ModelledTime modelled_time(const KernelConfig& c, const Shape& user, int sm_coun
   const double eff_n = c.bn >= 256 ? 1.0 : c.bn >= 192 ? 0.97 : c.bn >= 128 ? 0.95 : 0.7;
   const double eff_m = c.consumers >= 2 ? 1.0 : 0.85;  // one consumer: the producer warpgroup is a larger share
   // Bytes one CTA loads per element of K: its slice of A and of B (the rest arrives
-  // by multicast). Where one tile covers the kernel's M (N), a CTA loads only M's (N's)
-  // rows of A (B), rounded up to 8 (sm90/k10_tunable.hpp's tail boxes; A's along M
-  // without multicast, B's with swapped operands).
-  const Shape s = kernel_shape(c, user);
-  const auto rows_up_to = [](int64_t extent, int tile) {
-    return static_cast<double>(std::min<int64_t>(tile, (extent + 7) / 8 * 8));
-  };
-  const double a_rows = c.cluster_n == 1 && s.m < c.bm ? rows_up_to(s.m, c.bm) : c.bm;
-  const double b_rows = c.swap_ab && c.cluster_m == 1 && s.n < c.bn ? rows_up_to(s.n, c.bn) : c.bn;
-  const double cta_bytes_per_k = (a_rows / c.cluster_n + b_rows / c.cluster_m) * 2;
+  // by multicast).
+  const double cta_bytes_per_k = (static_cast<double>(c.bm) / c.cluster_n + static_cast<double>(c.bn) / c.cluster_m) * 2;
   // Small stages run slower: each one is a full/empty barrier round trip between the
   // CTAs of a cluster, and the whole tile (the model's compute or load bound alike)
   // waits on them. On the H200's 12 M = 128 shapes (geomean), against the same
