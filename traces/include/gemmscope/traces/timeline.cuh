@@ -157,6 +157,14 @@ __device__ __forceinline__ void read_clocks(uint64_t& time_ns, uint32_t& sm, uin
   asm volatile("mov.u32 %0, %%clock;" : "=r"(clock));
 }
 
+constexpr uint64_t kSlotBytes = layout::kWordsPerEvent * sizeof(uint32_t);
+
+// An event's second half: n0 and its clocks (timeline_record.hpp's words 4-7).
+__device__ __forceinline__ void store_clock_half(uint64_t slot, int n0, uint64_t time_ns, uint32_t clock) {
+  store_event_half(slot + 16, make_uint4(static_cast<uint32_t>(n0), static_cast<uint32_t>(time_ns),
+                                         static_cast<uint32_t>(time_ns >> 32), clock));
+}
+
 __device__ __forceinline__ void record_event(uint32_t header, int m0, int n0) {
   uint64_t time_ns;
   uint32_t sm, clock;
@@ -168,15 +176,14 @@ __device__ __forceinline__ void record_event(uint32_t header, int m0, int n0) {
     return;
   }
   const uint64_t slot = (uint64_t{writer.w} << 32) | writer.z;
-  const uint64_t next = slot + layout::kWordsPerEvent * sizeof(uint32_t);
+  const uint64_t next = slot + kSlotBytes;
   store_writer(warpgroup, make_uint4(writer.x - 1, writer.y, static_cast<uint32_t>(next), static_cast<uint32_t>(next >> 32)));
   static_assert(layout::kWordsPerEvent == 8 && layout::kWordHeader == 0 && layout::kWordCta == 1 && layout::kWordSm == 2 &&
                     layout::kWordM0 == 3 && layout::kWordN0 == 4 && layout::kWordTimeLow == 5 &&
                     layout::kWordTimeHigh == 6 && layout::kWordClock == 7,
                 "the two 16-byte stores below write the words in timeline_record.hpp's order");
   store_event_half(slot, make_uint4(header, writer.y, sm, static_cast<uint32_t>(m0)));
-  store_event_half(slot + 16, make_uint4(static_cast<uint32_t>(n0), static_cast<uint32_t>(time_ns),
-                                         static_cast<uint32_t>(time_ns >> 32), clock));
+  store_clock_half(slot, n0, time_ns, clock);
 }
 
 // A wait's begin (GEMMSCOPE_TIMELINE_WAIT_BEGIN, where the wait will block): writes the
@@ -197,12 +204,10 @@ __device__ __forceinline__ bool record_wait_begin(uint32_t begin_header, uint32_
     return false;
   }
   const uint64_t slot = (uint64_t{writer.w} << 32) | writer.z;
-  constexpr uint64_t kSlotBytes = layout::kWordsPerEvent * sizeof(uint32_t);
   const uint64_t next = slot + 2 * kSlotBytes;
   store_writer(warpgroup, make_uint4(writer.x - 2, writer.y, static_cast<uint32_t>(next), static_cast<uint32_t>(next >> 32)));
   store_event_half(slot, make_uint4(begin_header, writer.y, sm, static_cast<uint32_t>(m0)));
-  store_event_half(slot + 16, make_uint4(static_cast<uint32_t>(n0), static_cast<uint32_t>(time_ns),
-                                         static_cast<uint32_t>(time_ns >> 32), clock));
+  store_clock_half(slot, n0, time_ns, clock);
   store_event_half(slot + kSlotBytes, make_uint4(end_header, writer.y, sm, static_cast<uint32_t>(m0)));
   return true;
 }
@@ -216,9 +221,7 @@ __device__ __forceinline__ void record_wait_end(int n0) {
   asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(time_ns));
   asm volatile("mov.u32 %0, %%clock;" : "=r"(clock));
   const uint4 writer = load_writer(threadIdx.x / 128);
-  const uint64_t end_slot = ((uint64_t{writer.w} << 32) | writer.z) - layout::kWordsPerEvent * sizeof(uint32_t);
-  store_event_half(end_slot + 16, make_uint4(static_cast<uint32_t>(n0), static_cast<uint32_t>(time_ns),
-                                             static_cast<uint32_t>(time_ns >> 32), clock));
+  store_clock_half(((uint64_t{writer.w} << 32) | writer.z) - kSlotBytes, n0, time_ns, clock);
 }
 
 inline void check_timeline(cudaError_t err, const char* what) {
