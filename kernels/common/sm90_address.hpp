@@ -112,13 +112,17 @@ GEMMSCOPE_HD constexpr uint32_t plain_offset(uint32_t row, uint32_t col_elems, u
   return row * box_cols * 2u + col_elems * 2u;
 }
 
+// k10's consumer warpgroups for a BM-row tile: one per 64 rows up to two; BM = 256
+// has two warpgroups of 128 rows, each two m64 wgmma halves.
+GEMMSCOPE_HD constexpr int k10_consumers(int bm) { return bm >= 128 ? 2 : 1; }
+
 // Bytes of k10's dynamic shared memory with `buffers` staging buffers per consumer
 // warpgroup: its SharedStorage (1024-byte aligned members, so the size rounds up to
 // 1 KiB) plus the launch's 1 KiB of alignment slack. The layout: the ring (stages x
 // (bm + bn) x bk bf16), the staging boxes, a full and an empty mbarrier per stage, two
 // schedule slots (two mbarriers and a word each) and a split-K flag per consumer.
 GEMMSCOPE_HD constexpr long long k10_shared_bytes(int bm, int bn, int bk, int stages, int buffers) {
-  const long long consumers = bm / 64;
+  const long long consumers = k10_consumers(bm);
   const long long ring = static_cast<long long>(stages) * (bm + bn) * bk * 2;
   const long long staging = consumers * buffers * 64 * store_box_cols(bn) * 2;
   const long long words = 16LL * stages + 2 * 16 + 2 * 4 + 4 * consumers;
@@ -129,24 +133,25 @@ GEMMSCOPE_HD constexpr long long k10_shared_bytes(int bm, int bn, int bk, int st
 // shared-memory layout and the tuner's shared_memory_bytes. A tile whose store boxes
 // all fit next to the ring, a buffer per box and consumer warpgroup, gets them, and
 // its epilogue stages each warpgroup's 64 rows whole and stores them after one fence
-// and one barrier (k10_batched_epilogue; a ping-pong warpgroup's 128-row tile is two
-// such halves, so it alternates). Other tiles alternate two buffers, each box behind
+// and one barrier (k10_batched_epilogue; a 128-row warpgroup, ping-pong or of
+// BM = 256, holds two such halves, so it alternates). Other tiles alternate two buffers, each box behind
 // a wait, a fence and two barriers of its own. (More buffers alone, each box still
 // behind its own barriers, did not help: H200, 2026-11-30; docs/experiments.md.)
 GEMMSCOPE_HD constexpr int k10_staging_buffers(int bm, int bn, int bk, int stages) {
   const int boxes = bn / store_box_cols(bn);
-  return boxes > 2 && k10_shared_bytes(bm, bn, bk, stages, boxes) <= 232448 ? boxes : 2;
+  return bm <= 128 && boxes > 2 && k10_shared_bytes(bm, bn, bk, stages, boxes) <= 232448 ? boxes : 2;
 }
 GEMMSCOPE_HD constexpr bool k10_batched_epilogue(int bm, int bn, int bk, int stages, bool pingpong) {
-  return !pingpong && bn / store_box_cols(bn) <= k10_staging_buffers(bm, bn, bk, stages);
+  return !pingpong && bm <= 128 && bn / store_box_cols(bn) <= k10_staging_buffers(bm, bn, bk, stages);
 }
 // k10's deferred epilogue: a cooperative tile whose boxes alternate two buffers is
 // held in registers (bn / 4 words of bf16x2 per thread) when a next unit follows, and
 // stored one box per k-block during that unit. Not the batched tiles (deferring their
 // one-barrier epilogue lost 0.2-1.2%, H200, 2026-12-02; docs/experiments.md),
-// and not 64 x 256, which spills with a tile held (ptxas: 76-108 bytes).
+// and not 64 x 256, which spills with a tile held (ptxas: 76-108 bytes), nor the
+// two-half warpgroups of BM = 256 (the held tile is one half).
 GEMMSCOPE_HD constexpr bool k10_deferred_epilogue(int bm, int bn, int bk, int stages, bool pingpong) {
-  return !pingpong && !k10_batched_epilogue(bm, bn, bk, stages, pingpong) && !(bm == 64 && bn == 256);
+  return !pingpong && bm <= 128 && !k10_batched_epilogue(bm, bn, bk, stages, pingpong) && !(bm == 64 && bn == 256);
 }
 
 // wgmma m64nNk16 fp32 accumulator: thread t (0..127) of the warpgroup, register i.

@@ -18,12 +18,14 @@ constexpr int kBoxK = 64, kWgmmaK = 16, kScheduleSlots = 2;
 constexpr uint32_t kTurnBarrier = 3;
 constexpr int kProducerRegisters = 40, kConsumerRegisters = 232;
 
-// Cooperative (PingPong = false): each of the BM / 64 consumer warpgroups computes
-// 64 rows of every tile. Ping-pong: each of the two holds a whole 128-row tile.
+// Cooperative (PingPong = false): the k10_consumers(BM) warpgroups split every tile's
+// rows, 64 each (BM = 64, 128) or 128 as two 64-row halves (BM = 256). Ping-pong:
+// each of the two holds a whole 128-row tile.
 template <int BM, bool PingPong>
 struct ConsumerShape {
-  static constexpr int kConsumers = BM / 64;  // consumer warpgroups
-  static constexpr int kHalves = 1;            // 64-row wgmma halves per warpgroup
+  static_assert(BM == 64 || BM == 128 || BM == 256, "BM: 64, 128 or 256 rows");
+  static constexpr int kConsumers = k10_consumers(BM);  // consumer warpgroups
+  static constexpr int kHalves = BM / 64 / kConsumers;  // 64-row wgmma halves per warpgroup
   static constexpr int kReleasers = kConsumers;  // warpgroups that read (and release) each stage
 };
 template <int BM>
@@ -40,7 +42,7 @@ template <int BM, int BN, int BK, int Stages, int ClusterM, int ClusterN, bool D
 struct Config {
   static constexpr int kBM = BM, kBN = BN, kBK = BK, kStages = Stages;
   static constexpr bool kDynamic = Dynamic, kPingPong = PingPong, kSwapAB = SwapAB;
-  static constexpr int kThreads = 128 * (1 + BM / 64);  // the producer warpgroup, then BM / 64 consumers
+  static constexpr int kThreads = 128 * (1 + k10_consumers(BM));  // the producer warpgroup, then the consumers
   using Consumers = ConsumerShape<BM, PingPong>;
   static constexpr int kConsumers = Consumers::kConsumers, kHalves = Consumers::kHalves;
   static constexpr ClusterShape kCluster{ClusterM, ClusterN};

@@ -48,7 +48,7 @@ GEMMSCOPE_TIMELINE_NAMESPACE_BEGIN
 
 template <int BM, int BN, int BK, int Stages, int ClusterM, int ClusterN, bool Dynamic, bool PingPong,
           bool SwapAB = false>
-__global__ void __launch_bounds__(128 * (1 + BM / 64), 1)
+__global__ void __launch_bounds__(128 * (1 + k10_consumers(BM)), 1)
     k10_tunable(const __grid_constant__ CUtensorMap map_a, const __grid_constant__ CUtensorMap map_a_tail,
                 const __grid_constant__ CUtensorMap map_b, const __grid_constant__ CUtensorMap map_c, Problem prob) {
   using Cfg = Config<BM, BN, BK, Stages, ClusterM, ClusterN, Dynamic, PingPong, SwapAB>;
@@ -122,7 +122,7 @@ __global__ void __launch_bounds__(128 * (1 + BM / 64), 1)
     const int consumer = warpgroup - 1;
     const uint32_t t = threadIdx.x % 128, warp = t / 32, lane = t % 32;
     Mainloop<Cfg, Storage> mainloop(s, rank, consumer, t);
-    const int row_base = PingPong ? 0 : consumer * 64;  // the tile's row this warpgroup's half 0 starts at
+    const int row_base = PingPong ? 0 : consumer * 64 * Cfg::kHalves;  // the tile's row this warpgroup's half 0 starts at
     Fixup<Cfg, Storage> fixup{s, schedule, consumer, row_base, t};
     uint32_t held[BN / 4];  // the deferred epilogue's held tile (k10/epilogue.cuh)
     Epilogue<Cfg, Storage> epilogue(s, map_c, held, consumer, t, warp, lane, row_base);
@@ -193,7 +193,7 @@ ClusterLaunch launch_config(cudaStream_t stream) {
   constexpr int kSmem = kSharedBytes<BM, BN, BK, Stages>;
   // Grid: a placeholder for the occupancy query. 1-D clusters: rank r is
   // (along_m, along_n) = (r % ClusterM, r / ClusterM).
-  return ClusterLaunch::with_dims(dim3(2 * ClusterSize), dim3(128 * (1 + BM / 64)), kSmem, stream,
+  return ClusterLaunch::with_dims(dim3(2 * ClusterSize), dim3(128 * (1 + k10_consumers(BM))), kSmem, stream,
                                   dim3(ClusterSize, 1, 1));
 }
 

@@ -58,7 +58,7 @@ const std::vector<KernelConfig>& compiled_instances() {
   static const std::vector<KernelConfig> list = [] {
     std::vector<KernelConfig> v;
 #define GEMMSCOPE_K10_ROW(BM, BN, BK, STAGES, CLUSTER_M, CLUSTER_N, DYNAMIC, PINGPONG, SWAP)                \
-  v.push_back(KernelConfig{BM, BN, BK, STAGES, (BM) / 64, CLUSTER_M, CLUSTER_N,                              \
+  v.push_back(KernelConfig{BM, BN, BK, STAGES, sm90::k10_consumers(BM), CLUSTER_M, CLUSTER_N,                \
                            (DYNAMIC) ? Schedule::Dynamic : Schedule::Static, 0, 1, false, (PINGPONG) != 0, \
                            (SWAP) != 0});
     GEMMSCOPE_K10_INSTANCES(GEMMSCOPE_K10_ROW)
@@ -127,9 +127,9 @@ KernelConfig parse_config(std::string_view text) {
   if (c.pingpong && (c.consumers != 2 || c.bm != 128))
     refuse(text, "ping-pong (wg" + std::to_string(c.consumers) +
                      "pp) needs BM = 128 and 2 consumer warpgroups (wg2pp), found BM = " + std::to_string(c.bm));
-  if (c.bm != 64 * c.consumers)
-    refuse(text, "BM = " + std::to_string(c.bm) + " must be 64 x consumer warpgroups (" + std::to_string(c.consumers) +
-                     ")");
+  if (c.consumers != sm90::k10_consumers(c.bm))
+    refuse(text, "BM = " + std::to_string(c.bm) + " needs " + std::to_string(sm90::k10_consumers(c.bm)) +
+                     " consumer warpgroups (64 rows each, 128 at BM = 256), found " + std::to_string(c.consumers));
   if (instance_index(c) < 0) {
     std::string list;
     for (const auto& i : compiled_instances()) {
@@ -272,11 +272,15 @@ std::vector<KernelConfig> candidates(const Shape& s, int sm_count) {
     const Decomposition d = decompose(base, s);
     const int64_t slots = cluster_slots(base, sm_count);
     const int64_t tiles = d.units_m * d.units_n;
-    // Swapped operands within one wave of tiles only: on the calibration set they won
-    // every shape they fit in one wave (M = 150-900, 100-132 tiles) and lost every one
-    // they did not (M = 520-2600, 154-676 tiles: 0.70-0.90 of cuBLAS against 0.84-0.97
-    // for the unswapped tiles; H200, 2026-12-04; bench/results/calibration).
-    if (base.swap_ab && tiles > slots) continue;
+    // Swapped 128-row tiles within one wave of tiles only: on the calibration set they
+    // won every shape they fit in one wave (M = 150-900, 100-132 tiles) and lost every
+    // one they did not (M = 520-2600, 154-676 tiles: 0.70-0.90 of cuBLAS against
+    // 0.84-0.97 for the unswapped tiles; H200, 2026-12-04; bench/results/calibration).
+    if (base.swap_ab && base.bm < 256 && tiles > slots) continue;
+    // Swapped 64-row tiles (decode) where one tile covers M only: at M = 47-90, two or
+    // three tiles of 64 x 32 along M ran at 0.85-0.96 of cuBLAS, 64-row tiles
+    // unswapped at 0.98-1.05 (H100, 2026-12-05; bench/results/calibration).
+    if (base.swap_ab && base.bm == 64 && d.tiles_n > 1) continue;
     std::vector<int> groups{0};
     if (d.units_m > 8) groups.push_back(8);
     // Split-K where the last wave is partial (fewer tiles than clusters, or a
@@ -317,8 +321,12 @@ ModelledTime modelled_time(const KernelConfig& c, const Shape& user, int sm_coun
   // every ranking of HeuristicRanksAsTheH200Measured: the model's pick there ran at
   // 0.980 of the fastest candidate's speed (geomean), where the constants before gave
   // 0.951; fitted on either half of the shapes, the other half went from 0.951 to 0.966
-  // and 0.977.
-  constexpr double kSmFlops = 6.0e12, kSmBytes = 80e9, kHbm = 3.5e12, kTileOverheadUs = 0.5, kFixupUs = 1.0,
+  // and 0.977. kFixupUs, a cut tile's fixed cost (its count and the dependent trips
+  // through L2), went from 1.0 to 2.5 with the swapped decode tiles: split 2 or 3 ways
+  // they ran slower than whole on 7 of the 34 small-M calibration shapes where 1.0 split
+  // them (the heuristic's picks: 1.026 -> 1.031 of cuBLAS there, the same picks on the
+  // other calibration shapes; H100, 2026-12-05; bench/results/calibration).
+  constexpr double kSmFlops = 6.0e12, kSmBytes = 80e9, kHbm = 3.5e12, kTileOverheadUs = 0.5, kFixupUs = 2.5,
                    kPartialBytes = 25e9;
   // At small M most configurations sit on the HBM floor: the tie goes to the one whose
   // tiles alone would finish soonest (kTieShare of their time is added to the floor).
@@ -391,7 +399,11 @@ ModelledTime modelled_time(const KernelConfig& c, const Shape& user, int sm_coun
   const double t = out.whole_us + out.cut_us;
   out.total_us = std::max(t, out.floor_us) + kTieShare * t;
   if (c.schedule == Schedule::Dynamic) out.total_us *= 1.01;
-  if (c.group != 0) out.total_us *= 1.005;
+  // The grouped order costs a little, except on swapped 64-row tiles: there it ran
+  // 6.6% faster than the plain order for 64 x 32 and 0.6% for 64 x 64 (geomeans of 47
+  // and 63 pairs on the small-M calibration shapes; H100, 2026-12-05;
+  // bench/results/calibration). Why is not known.
+  if (c.group != 0) out.total_us *= c.swap_ab && c.bm == 64 ? 0.97 : 1.005;
   return out;
 }
 

@@ -11,7 +11,7 @@
 // columns along M), with a field `swap` after the tile:
 //   128x160x64.swap.s5.wg2.c1x1.static.g0.sk1
 // where the warpgroup field is wgN (cooperative: N warpgroups split each tile's
-// BM = 64 N rows) or wg2pp (ping-pong: BM = 128, two warpgroups take whole tiles in
+// BM rows, 64 each, or 128 each at BM = 256) or wg2pp (ping-pong: BM = 128, two warpgroups take whole tiles in
 // turn), and the last field is skN (split-K factor N, 1 = none) or streamk (stream-K over
 // the last waves, static schedule only). The compile-time part (BM, BN, BK, stages,
 // warpgroups, cluster, schedule) must be one of the compiled instances
@@ -36,7 +36,7 @@ enum class Schedule { Static, Dynamic };
 struct KernelConfig {
   int bm = 128, bn = 256, bk = 64;
   int stages = 4;
-  int consumers = 2;      // consumer warpgroups; bm = 64 * consumers
+  int consumers = 2;      // consumer warpgroups: 64 rows each, 128 at bm = 256 (sm90::k10_consumers)
   int cluster_m = 2, cluster_n = 1;
   Schedule schedule = Schedule::Static;
   int group = 0;          // block-swizzle band height in work tiles; 0 = plain order along M

@@ -5,7 +5,12 @@
 // configuration that was not compiled.
 //
 // X(BM, BN, BK, STAGES, CLUSTER_M, CLUSTER_N, DYNAMIC, PINGPONG, SWAP)
-//   BM       rows of C per CTA: 64 per consumer warpgroup (64 -> 1, 128 -> 2)
+//   BM       rows of C per CTA: 64 per consumer warpgroup (64 -> 1, 128 -> 2), or
+//            256: two warpgroups of 128 rows, two m64 wgmmas each per k-step. Swapped,
+//            256 rows of N by 128-160 columns of M are cuBLAS's tiles where N gives
+//            few tiles (cuBLAS 13.0 on the H100, torch's profiler: 256x136 at
+//            1180x3584x4096, 256x144 at 3124x6144x5120), cutting M in steps of 16
+//            where 128-row tiles leave a ragged wave
 //   BN       columns of C per CTA (one m64nBNk16 wgmma per 64 rows per k-step);
 //            not a multiple of 64 (96): the epilogue stores boxes of 32 columns.
 //            64x96 (cuBLAS's decode tile) lost to 64x128 with kernel version 3
@@ -71,7 +76,11 @@
 //            cut in BN-wide steps of 16 instead of 64-row tiles, and the epilogue
 //            writes each staging box transposed (stmatrix .trans) for C's own TMA
 //            store. BN a multiple of 16. 128 x 160 and 128 x 208 cut M = 777 into
-//            800 and 832 rows, where 128-row tiles take 896.
+//            800 and 832 rows, where 128-row tiles take 896. 64 x 32 and 64 x 64
+//            with BK = 128 are decode tiles (M up to 32 or 64): 64 rows of B per
+//            CTA, N / 64 CTAs each keeping 9 or 6 stages of 16 KiB of B in flight,
+//            where 64 x 128 in 2x1 keeps 8 of 8 KiB; cuBLAS's tile at
+//            8x5376x4096 is 64 x 8 with 16 stages (H100, torch's profiler).
 // Every instance also takes, at run time, a block-swizzle group (0 = along M) and a
 // split-K factor (1 = bf16 TMA-store epilogue; S > 1 = fp32 partials summed in a
 // fixed order by the last split) or stream-K.
@@ -111,4 +120,10 @@
   X(128, 64, 64, 8, 1, 1, 0, 0, 1)   \
   X(128, 128, 64, 6, 1, 1, 0, 0, 1)  \
   X(128, 160, 64, 5, 1, 1, 0, 0, 1)  \
-  X(128, 208, 64, 4, 1, 1, 0, 0, 1)
+  X(128, 208, 64, 4, 1, 1, 0, 0, 1)  \
+  X(256, 128, 64, 4, 1, 1, 0, 0, 1)  \
+  X(256, 144, 64, 4, 1, 1, 0, 0, 1)  \
+  X(256, 160, 64, 4, 1, 1, 0, 0, 1)  \
+  X(256, 128, 64, 4, 1, 1, 0, 0, 0)  \
+  X(64, 32, 128, 9, 1, 1, 0, 0, 1)   \
+  X(64, 64, 128, 6, 1, 1, 0, 0, 1)

@@ -54,9 +54,9 @@ TEST(HeuristicExplain, ShowsTheModelsTerms) {
 }
 
 TEST(HeuristicExplain, NamesTiesAndTheShippedEntry) {
-  // At M = 5 both 64 x 128 tiles (BK = 64 in 8 stages, BK = 128 in 4) sit on the HBM
+  // At M = 72 both 64 x 128 tiles (BK = 64 in 8 stages, BK = 128 in 4) sit on the HBM
   // floor with the same tiles behind it: the model cannot tell them apart.
-  const std::string report = explain_report(explain_heuristic({5, 6656, 6912}, kSms), 3);
+  const std::string report = explain_report(explain_heuristic({72, 6656, 6912}, kSms), 3);
   EXPECT_NE(report.find("64x128x128.s4.wg1.c2x1.static.g0.sk1"), std::string::npos) << report;
   EXPECT_NE(report.find("(tied)"), std::string::npos) << report;
   EXPECT_NE(report.find("1 configuration ties with the pick"), std::string::npos) << report;

@@ -149,17 +149,19 @@ TEST(TuneConfig, ParsesSwappedOperandsAndCountsInTheKernelsShape) {
   // tiles covers N only where N <= 128.
   EXPECT_FALSE(evict_first_b(c, {1, 5376, 4096}, 50 << 20));
   EXPECT_TRUE(evict_first_b(c, {5376, 128, 4096}, 50 << 20));
-  // Offered within one wave only: 32 x 4 tiles of 128 x 208 at M = 777, N = 4096; at
-  // N = 35840 the 128 x 160 tiles of M = 480 are 280 x 3, several waves.
-  auto swapped = [](const Shape& shape) {
+  // 128-row swapped tiles are offered within one wave only: 32 x 4 tiles of 128 x 208
+  // at M = 777, N = 4096; at N = 35840 the 128 x 160 tiles of M = 480 are 280 x 3,
+  // several waves. 256-row ones at any wave count: 140 x 4 of 256 x 128 there.
+  auto swapped = [](const Shape& shape, int bm) {
     int n = 0;
-    for (const KernelConfig& k : candidates(shape, 132)) n += k.swap_ab;
+    for (const KernelConfig& k : candidates(shape, 132)) n += k.swap_ab && k.bm == bm;
     return n;
   };
-  EXPECT_GT(swapped({777, 4096, 12288}), 0);
-  EXPECT_EQ(swapped({480, 35840, 5120}), 0);
+  EXPECT_GT(swapped({777, 4096, 12288}, 128), 0);
+  EXPECT_EQ(swapped({480, 35840, 5120}, 128), 0);
+  EXPECT_GT(swapped({480, 35840, 5120}, 256), 0);
   for (const KernelConfig& k : candidates({777, 4096, 12288}, 132)) {
-    if (!k.swap_ab) continue;
+    if (!k.swap_ab || k.bm == 256) continue;
     const Decomposition dk = decompose(k, {777, 4096, 12288});
     EXPECT_LE(dk.units_m * dk.units_n, 132) << to_string(k);
   }
@@ -234,7 +236,10 @@ TEST(TuneConfig, RefusalsNameTheFieldAndValue) {
   EXPECT_NE(refusal("128x256x64.s4.wg2.c2x1.sometimes.g0.sk1").find("schedule 'sometimes'"), std::string::npos);
   EXPECT_NE(refusal("128x256x64.s4.wg2.c2x1.static.g0.sk0").find("split-K = 0"), std::string::npos);
   EXPECT_NE(refusal("128x256x64.s4.wg2.c2x1.static.g-1.sk1").find("group = '-1'"), std::string::npos);
-  EXPECT_NE(refusal("128x256x64.s4.wg1.c2x1.static.g0.sk1").find("BM = 128 must be 64 x"), std::string::npos);
+  EXPECT_NE(refusal("128x256x64.s4.wg1.c2x1.static.g0.sk1").find("BM = 128 needs 2 consumer warpgroups"),
+            std::string::npos);
+  EXPECT_NE(refusal("256x128x64.s4.wg4.c1x1.static.g0.sk1").find("BM = 256 needs 2 consumer warpgroups"),
+            std::string::npos);
   EXPECT_NE(refusal("128x256x64.s9.wg2.c2x1.static.g0.sk1").find("not a compiled instance"), std::string::npos);
   EXPECT_NE(refusal("128x256x64.x4.wg2.c2x1.static.g0.sk1").find("must start with 's'"), std::string::npos);
   EXPECT_NE(refusal(std::string("128x256x64.s4.wg2.c2x1.static.g0.sk\x01", 36)).find("\\x01"), std::string::npos);
@@ -246,16 +251,18 @@ TEST(TuneConfig, EveryCompiledInstanceFitsSharedMemory) {
   // 16, or for 168, 56) x 2 bytes of staging + 1 KiB for the barriers (rounded up) +
   // 1 KiB of alignment slack, which must fit sm_90's 227 KiB. Buffers: 2, or one per
   // box and consumer warpgroup where there are more than 2 boxes and they all fit next
-  // to the ring with those 2 KiB.
+  // to the ring with those 2 KiB, and each warpgroup holds one 64-row half (BM up to
+  // 128). Consumers: one per 64 rows, two of 128 rows at BM = 256.
   for (const auto& c : compiled_instances()) {
     const int64_t ring = int64_t{c.stages} * (c.bm + c.bn) * c.bk * 2;
     const int box = c.bn % 64 == 0 ? 64 : c.bn % 32 == 0 ? 32 : c.bn % 16 == 0 ? 16 : c.bn % 56 == 0 ? 56 : 8;
     const int boxes = c.bn / box;
-    const bool per_box = boxes > 2 && ring + int64_t{c.consumers} * boxes * 64 * box * 2 + 2048 <= 232448;
+    const bool per_box =
+        c.bm <= 128 && boxes > 2 && ring + int64_t{c.consumers} * boxes * 64 * box * 2 + 2048 <= 232448;
     const int64_t staging = int64_t{c.consumers} * (per_box ? boxes : 2) * 64 * box * 2;
     EXPECT_EQ(shared_memory_bytes(c), ring + staging + 2048) << to_string(c);
     EXPECT_LE(shared_memory_bytes(c), kSm90MaxSharedPerBlock) << to_string(c);
-    EXPECT_EQ(c.bm, 64 * c.consumers);
+    EXPECT_EQ(c.consumers, c.bm == 64 ? 1 : 2) << to_string(c);
     EXPECT_TRUE(c.bk == 64 || c.bk == 128) << to_string(c);  // one or two 128-byte swizzle rows
   }
   // k08's own configuration is compiled (the tuner can always fall back to it).
@@ -312,7 +319,8 @@ TEST(TuneConfig, StagingBuffersPerBoxWhereTheTileFits) {
               !c.pingpong && boxes > buffers && c.bm == 128)
         << to_string(c);
     EXPECT_LE(ks::k10_shared_bytes(c.bm, c.bn, c.bk, c.stages, buffers), 232448) << to_string(c);
-    EXPECT_EQ(ks::k10_batched_epilogue(c.bm, c.bn, c.bk, c.stages, c.pingpong), !c.pingpong && boxes <= buffers)
+    EXPECT_EQ(ks::k10_batched_epilogue(c.bm, c.bn, c.bk, c.stages, c.pingpong),
+              !c.pingpong && c.bm <= 128 && boxes <= buffers)
         << to_string(c);
   }
 }

@@ -34,8 +34,8 @@ struct Fixup {
   __device__ __forceinline__ bool sum_if_last(float (&acc)[kHalves][kRegs], const Unit& w) {
     const Problem& prob = schedule.prob;
     const uint32_t rank = schedule.rank;
-    const int64_t per_part = int64_t{Cfg::kClusterSize} * Cfg::kConsumers * kRegs * 128;
-    const int64_t lane = (int64_t{rank} * Cfg::kConsumers + row_base / 64) * kRegs * 128 + t;
+    const int64_t per_part = int64_t{Cfg::kClusterSize} * (Cfg::kBM / 64) * kRegs * 128;
+    const int64_t lane = (int64_t{rank} * (Cfg::kBM / 64) + row_base / 64) * kRegs * 128 + t;
     float* mine = prob.workspace + static_cast<int64_t>(w.part) * per_part + lane;
 #pragma unroll
     for (int h = 0; h < kHalves; ++h)
@@ -50,7 +50,8 @@ struct Fixup {
     // One arrival counter per CTA and cooperative warpgroup (a ping-pong tile's
     // pieces, whichever warpgroup ran them, count into the first).
     uint32_t* arrivals =
-        prob.arrivals + (static_cast<int64_t>(w.fix) * Cfg::kClusterSize + rank) * Cfg::kConsumers + row_base / 64;
+        prob.arrivals + (static_cast<int64_t>(w.fix) * Cfg::kClusterSize + rank) * Cfg::kConsumers +
+        row_base / (64 * kHalves);
     if (t == 0) {
       cuda::atomic_ref<uint32_t, cuda::thread_scope_device> count(*arrivals);
       const bool last = count.fetch_add(1u, cuda::memory_order_acq_rel) == w.parts - 1;

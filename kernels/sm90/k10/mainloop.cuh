@@ -3,8 +3,9 @@
 // its wgmmas (BK / 16 K steps, one m64nBNk16 per 64-row half the warpgroup holds),
 // keep that k-block's wgmmas in flight and hand the stage before it back to every
 // CTA that multicast into it.
-//   cooperative (PingPong = false): each of the BM / 64 consumer warpgroups computes
-//     64 rows of every tile, and every one of them releases each stage;
+//   cooperative (PingPong = false): each consumer warpgroup computes its 64 rows of
+//     every tile (128 rows, two m64 wgmmas per K step, at BM = 256), and every one of
+//     them releases each stage;
 //   ping-pong (BM = 128, two warpgroups): the warpgroups take the CTA's units in turn
 //     (sm90::pingpong_turn), each computing all 128 rows of its tile (two m64 wgmmas
 //     per K step). Both read the one ring in the order the producer fills it, so one
@@ -50,7 +51,7 @@ struct Mainloop {
         t(t),
         peers(multicast_peers(Cfg::kCluster, rank)),
         // A from the row this warpgroup's half 0 starts at.
-        desc_a(desc_kmajor_sw128(ptx::smem_u32(s.a[0]), Cfg::kPingPong ? 0 : consumer * 64, 0)),
+        desc_a(desc_kmajor_sw128(ptx::smem_u32(s.a[0]), Cfg::kPingPong ? 0 : consumer * 64 * kHalves, 0)),
         desc_b(desc_kmajor_sw128(ptx::smem_u32(s.b[0]), 0, 0)) {}
 
   // Stage st read: one arrival on its empty barrier in every CTA that multicast into it.

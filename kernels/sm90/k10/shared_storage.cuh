@@ -14,7 +14,7 @@ namespace gemmscope::sm90::k10 {
 
 template <int BM, int BN, int BK, int Stages>
 struct SharedStorage {
-  static constexpr int kConsumers = BM / 64;
+  static constexpr int kConsumers = k10_consumers(BM);
   static constexpr int kStoreCols = store_box_cols(BN);
   static constexpr int kStagingBuffers = k10_staging_buffers(BM, BN, BK, Stages);
   alignas(1024) __nv_bfloat16 a[Stages][BM * BK];
