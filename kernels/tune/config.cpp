@@ -136,7 +136,8 @@ KernelConfig parse_config(std::string_view text) {
       std::string s = to_string(i);
       list += (list.empty() ? "" : ", ") + s.substr(0, s.rfind(".g"));
     }
-    refuse(text, "not a compiled instance; compiled: " + list + " (any .gGROUP.skSPLITS|streamk)");
+    throw NotCompiledError("configuration '" + shown_text(text) + "': not a compiled instance; compiled: " + list +
+                           " (any .gGROUP.skSPLITS|streamk)");
   }
   return c;
 }
@@ -277,9 +278,9 @@ std::vector<KernelConfig> candidates(const Shape& s, int sm_count) {
     // one they did not (M = 520-2600, 154-676 tiles: 0.70-0.90 of cuBLAS against
     // 0.84-0.97 for the unswapped tiles; H200, 2026-12-04; bench/results/calibration).
     if (base.swap_ab && base.bm < 256 && tiles > slots) continue;
-    // Swapped 64-row tiles (decode) where one tile covers M only: at M = 47-90, two or
-    // three tiles of 64 x 32 along M ran at 0.85-0.96 of cuBLAS, 64-row tiles
-    // unswapped at 0.98-1.05 (H100, 2026-12-05; bench/results/calibration).
+    // The swapped 64-row tile (decode) where one tile covers M only: at M = 47-90, two
+    // or three swapped tiles along M ran at 0.77-0.97 of cuBLAS, 64-row tiles unswapped
+    // at 0.98-1.05 (H100, 2026-12-05; bench/results/calibration).
     if (base.swap_ab && base.bm == 64 && d.tiles_n > 1) continue;
     std::vector<int> groups{0};
     if (d.units_m > 8) groups.push_back(8);
@@ -399,9 +400,9 @@ ModelledTime modelled_time(const KernelConfig& c, const Shape& user, int sm_coun
   const double t = out.whole_us + out.cut_us;
   out.total_us = std::max(t, out.floor_us) + kTieShare * t;
   if (c.schedule == Schedule::Dynamic) out.total_us *= 1.01;
-  // The grouped order costs a little, except on swapped 64-row tiles: there it ran
-  // 6.6% faster than the plain order for 64 x 32 and 0.6% for 64 x 64 (geomeans of 47
-  // and 63 pairs on the small-M calibration shapes; H100, 2026-12-05;
+  // The grouped order costs a little, except on the swapped 64-row tiles: there it ran
+  // 0.6% faster than the plain order for 64 x 64 (and 6.6% for a 64 x 32 tile; geomeans
+  // of 63 and 47 pairs on the small-M calibration shapes; H100, 2026-12-05;
   // bench/results/calibration). Why is not known.
   if (c.group != 0) out.total_us *= c.swap_ab && c.bm == 64 ? 0.97 : 1.005;
   return out;

@@ -63,6 +63,12 @@ class ConfigError : public std::invalid_argument {
  public:
   using std::invalid_argument::invalid_argument;
 };
+// A well-formed configuration whose compile-time part this build does not compile
+// (one of another build's instances).
+class NotCompiledError : public ConfigError {
+ public:
+  using ConfigError::ConfigError;
+};
 
 std::string to_string(const KernelConfig& c);
 // Parses the printed form; throws ConfigError naming the field, the value and the

@@ -76,11 +76,14 @@
 //            cut in BN-wide steps of 16 instead of 64-row tiles, and the epilogue
 //            writes each staging box transposed (stmatrix .trans) for C's own TMA
 //            store. BN a multiple of 16. 128 x 160 and 128 x 208 cut M = 777 into
-//            800 and 832 rows, where 128-row tiles take 896. 64 x 32 and 64 x 64
-//            with BK = 128 are decode tiles (M up to 32 or 64): 64 rows of B per
-//            CTA, N / 64 CTAs each keeping 9 or 6 stages of 16 KiB of B in flight,
-//            where 64 x 128 in 2x1 keeps 8 of 8 KiB; cuBLAS's tile at
-//            8x5376x4096 is 64 x 8 with 16 stages (H100, torch's profiler).
+//            800 and 832 rows, where 128-row tiles take 896. 64 x 64 with BK = 128
+//            is a decode tile (M up to 64): 64 rows of B per CTA, N / 64 CTAs each
+//            keeping 6 stages of 16 KiB of B in flight, where 64 x 128 in 2x1 keeps 8
+//            of 8 KiB; cuBLAS's tile at 8x5376x4096 is 64 x 8 with 16 stages (H100,
+//            torch's profiler). 64 x 32 in 9 stages won 8 of 48 small-M calibration
+//            shapes (N of 2304-3584) and lost more through the heuristic, which
+//            scored 1.037 of cuBLAS there without it and 1.028 with it (H100,
+//            2026-12-05; bench/results/calibration): not compiled.
 // Every instance also takes, at run time, a block-swizzle group (0 = along M) and a
 // split-K factor (1 = bf16 TMA-store epilogue; S > 1 = fp32 partials summed in a
 // fixed order by the last split) or stream-K.
@@ -125,5 +128,4 @@
   X(256, 144, 64, 4, 1, 1, 0, 0, 1)  \
   X(256, 160, 64, 4, 1, 1, 0, 0, 1)  \
   X(256, 128, 64, 4, 1, 1, 0, 0, 0)  \
-  X(64, 32, 128, 9, 1, 1, 0, 0, 1)   \
   X(64, 64, 128, 6, 1, 1, 0, 0, 1)

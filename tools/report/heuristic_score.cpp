@@ -69,8 +69,11 @@ void read_sweep_times(std::string_view text, const std::string& name, SweepTimes
     if (f[kRound] != "first") return;
     const tune::Shape s{size_field(name, rec.line, "m", f[kM]), size_field(name, rec.line, "n", f[kN]),
                         size_field(name, rec.line, "k", f[kK])};
+    bool compiled = true;
     try {
       tune::parse_config(f[kConfig]);
+    } catch (const tune::NotCompiledError&) {
+      compiled = false;
     } catch (const tune::ConfigError& e) {
       refuse(name, rec.line, "config: " + std::string(e.what()));
     }
@@ -81,6 +84,11 @@ void read_sweep_times(std::string_view text, const std::string& name, SweepTimes
       refuse(name, rec.line, "gpu = '" + shown_text(f[kGpu]) + "', where earlier rows are of '" +
                                  shown_text(*into.gpus.begin() == f[kGpu] ? *into.gpus.rbegin() : *into.gpus.begin()) +
                                  "': score one GPU's times at a time");
+    if (!compiled) {
+      ++into.uncompiled_rows;
+      into.uncompiled.insert(f[kConfig].substr(0, f[kConfig].rfind(".g")));
+      return;
+    }
     const auto [it, fresh_shape] = shape_index.emplace(std::make_tuple(s.m, s.n, s.k), into.shapes.size());
     if (fresh_shape) into.shapes.push_back({s, f[kLabel], {}});
     MeasuredShape& shape = into.shapes[it->second];
@@ -164,6 +172,12 @@ std::string score_report(const HeuristicScore& score, const SweepTimes& times) {
                        "--configs): left out below",
                        unscored, unscored == 1 ? "" : "s");
   out += "\n";
+  if (times.uncompiled_rows > 0) {
+    std::string names;
+    for (const std::string& c : times.uncompiled) names += (names.empty() ? "" : ", ") + c;
+    out += text_printf("%d row%s of configurations this build does not compile left out (%s)\n",
+                       times.uncompiled_rows, times.uncompiled_rows == 1 ? "" : "s", names.c_str());
+  }
   if (score.scored == 0) return out + "no shape has its pick measured: nothing to score\n";
   out += text_printf("ratio to cuBLAS, geomean over %d shapes: fastest measured %.3f, heuristic's pick %.3f "
                      "(%.3f of the fastest); lowest pick %.3f at %s\n",

@@ -33,13 +33,18 @@ struct SweepTimes {
   std::vector<MeasuredShape> shapes;  // in the order first read
   std::set<std::string> gpus;
   std::set<int> kernel_versions;
+  // Rows of configurations this build does not compile (timed by another build): left
+  // out, the heuristic cannot pick them.
+  int uncompiled_rows = 0;
+  std::set<std::string> uncompiled;  // their configurations' instances
 };
 
 // Adds the first-round rows of one `tune --times` CSV to `into`. Throws
 // std::invalid_argument starting with `name`, naming the line, column and value: a
 // header other than tune's (tune::sweep_times_header), a row with another field count,
 // a size that is not a whole number from 1 to 2^31 - 1, a ratio that is not a positive
-// finite number, a configuration tune::parse_config refuses, a (shape, configuration)
+// finite number, a malformed configuration (one this build does not compile is
+// counted in `uncompiled` and left out), a (shape, configuration)
 // given twice (in this file or an earlier one), rows of two GPUs.
 void read_sweep_times(std::string_view text, const std::string& name, SweepTimes& into);
 // Reads the file at `path` (at most 256 MiB) and parses it as read_sweep_times does.

@@ -91,6 +91,26 @@ TEST(HeuristicScore, LeavesOutAShapeWhosePickHasNoRow) {
   EXPECT_NE(gemmscope::report::score_report(score, times).find("1 shape without a row for its pick"), std::string::npos);
 }
 
+// Another build's times: rows of an instance this build does not compile are counted
+// and left out (the heuristic cannot pick them); the rest score as usual.
+TEST(HeuristicScore, LeavesOutConfigurationsThisBuildDoesNotCompile) {
+  const tune::Shape s{100, 4096, 4096};
+  const std::string pick = tune::to_string(tune::heuristic(s, kSms));
+  const std::string other = "128x100x64.s6.wg2.c1x1.static.g0.sk2";
+  SweepTimes times;
+  read_sweep_times(tune::sweep_times_header() + row(s, other, 1.5) + row(s, pick, 0.9) +
+                       row(s, "128x100x64.s6.wg2.c1x1.static.g8.sk1", 1.4),
+                   "t.csv", times);
+  EXPECT_EQ(times.uncompiled_rows, 2);
+  ASSERT_EQ(times.shapes.size(), 1u);
+  EXPECT_EQ(times.shapes[0].configs.size(), 1u);
+  const HeuristicScore score = score_heuristic(times, kSms);
+  EXPECT_NEAR(score.fastest_geomean, 0.9, 1e-12);
+  EXPECT_NE(gemmscope::report::score_report(score, times)
+                .find("2 rows of configurations this build does not compile left out (128x100x64.s6.wg2.c1x1.static)"),
+            std::string::npos);
+}
+
 TEST(HeuristicScore, ReadsAcrossFilesAndRefusesWhatIsNotOneSweepOfOneGpu) {
   const tune::Shape s{100, 4096, 4096};
   const std::string h = tune::sweep_times_header();
@@ -116,7 +136,7 @@ TEST(HeuristicScore, ReadsAcrossFilesAndRefusesWhatIsNotOneSweepOfOneGpu) {
   std::string bad_ratio = row(s, c1, 1.0);
   bad_ratio.replace(bad_ratio.rfind(',') + 1, std::string::npos, "nan\n");
   EXPECT_EQ(refusal(h + bad_ratio), "t.csv: line 2: ratio_to_cublas = 'nan' must be a positive finite number");
-  EXPECT_NE(refusal(h + row(s, "128x100x64.s6.wg2.c1x1.static.g0.sk1", 1.0)).find("t.csv: line 2: config: "),
+  EXPECT_NE(refusal(h + row(s, "128x100.s6.wg2.c1x1.static.g0.sk1", 1.0)).find("t.csv: line 2: config: "),
             std::string::npos);
   EXPECT_EQ(refusal(h + row(s, c1, 1.0, "second")), "t.csv: line 2: round = 'second' must be first or refine");
   EXPECT_EQ(refusal(h + row({0, 4096, 4096}, c1, 1.0)),
