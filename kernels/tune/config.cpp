@@ -400,10 +400,10 @@ ModelledTime modelled_time(const KernelConfig& c, const Shape& user, int sm_coun
   const double t = out.whole_us + out.cut_us;
   out.total_us = std::max(t, out.floor_us) + kTieShare * t;
   if (c.schedule == Schedule::Dynamic) out.total_us *= 1.01;
-  // The grouped order costs a little, except on the swapped 64-row tiles: there it ran
-  // 0.6% faster than the plain order for 64 x 64 (and 6.6% for a 64 x 32 tile; geomeans
-  // of 63 and 47 pairs on the small-M calibration shapes; H100, 2026-12-05;
-  // bench/results/calibration). Why is not known.
+  // The grouped order costs a little, except on the swapped decode tile: there the two
+  // orders ran level on average (221 pairs on the small-M calibration shapes), and the
+  // heuristic's picks with the grouped one ran at 1.037 of cuBLAS against 1.030 with
+  // the plain one (H100, 2026-12-05; bench/results/calibration). Why is not known.
   if (c.group != 0) out.total_us *= c.swap_ab && c.bm == 64 ? 0.97 : 1.005;
   return out;
 }
