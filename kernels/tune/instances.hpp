@@ -8,7 +8,7 @@
 //   BM       rows of C per CTA: 64 per consumer warpgroup (64 -> 1, 128 -> 2), or
 //            256: two warpgroups of 128 rows, two m64 wgmmas each per k-step. Swapped,
 //            256 rows of N by 128-160 columns of M are cuBLAS's tiles where N gives
-//            few tiles (cuBLAS 13.0 on the H100, torch's profiler: 256x136 at
+//            few tiles (cuBLAS under PyTorch 2.11 on the H100, its profiler: 256x136 at
 //            1180x3584x4096, 256x144 at 3124x6144x5120), cutting M in steps of 16
 //            where 128-row tiles leave a ragged wave
 //   BN       columns of C per CTA (one m64nBNk16 wgmma per 64 rows per k-step);
