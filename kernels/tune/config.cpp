@@ -345,12 +345,7 @@ ModelledTime modelled_time(const KernelConfig& c, const Shape& user, int sm_coun
   // waves (2048x8192x8192), 0.925 once the wave quantisation is taken out of
   // 512x28672x4096; 0.95 between them (0.9 before the leaner main loop).
   const double eff_n = c.bn >= 256 ? 1.0 : c.bn >= 192 ? 0.97 : c.bn >= 128 ? 0.95 : 0.7;
-  // One consumer warpgroup: nothing overlaps its wgmma waits, and the producer is a larger
-  // share. 0.85 until the mid-M calibration shapes (M = 170-420, N = 2560-3328, long K;
-  // H100, 2026-12-05; bench/results/calibration), where 64-row tiles ran up to 25% slower
-  // than modelled: at 0.7 the heuristic's picks there went from 0.932 to 0.977 of cuBLAS,
-  // level on the other calibration files.
-  const double eff_m = c.consumers >= 2 ? 1.0 : 0.7;
+  const double eff_m = c.consumers >= 2 ? 1.0 : 0.85;  // one consumer: the producer warpgroup is a larger share
   // Bytes one CTA loads per element of K: its slice of A and of B (the rest arrives
   // by multicast).
   const double cta_bytes_per_k = (static_cast<double>(c.bm) / c.cluster_n + static_cast<double>(c.bn) / c.cluster_m) * 2;
