@@ -134,8 +134,8 @@ GEMMSCOPE_HD constexpr long long k10_shared_bytes(int bm, int bn, int bk, int st
 // all fit next to the ring, a buffer per box and consumer warpgroup, gets them, and
 // its epilogue stages each warpgroup's 64 rows whole and stores them after one fence
 // and one barrier (k10_batched_epilogue; a 128-row warpgroup, ping-pong or of
-// BM = 256, holds two such halves, so it alternates). Other tiles alternate two buffers, each box behind
-// a wait, a fence and two barriers of its own. (More buffers alone, each box still
+// BM = 256, holds two such halves, so it alternates). Other tiles alternate two
+// buffers, each box behind a wait, a fence and two barriers of its own. (More buffers alone, each box still
 // behind its own barriers, did not help: H200, 2026-11-30; docs/experiments.md.)
 GEMMSCOPE_HD constexpr int k10_staging_buffers(int bm, int bn, int bk, int stages) {
   const int boxes = bn / store_box_cols(bn);
