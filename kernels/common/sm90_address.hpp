@@ -113,8 +113,10 @@ GEMMSCOPE_HD constexpr uint32_t plain_offset(uint32_t row, uint32_t col_elems, u
 }
 
 // k10's consumer warpgroups for a BM-row tile: one per 64 rows up to two; BM = 256
-// has two warpgroups of 128 rows, each two m64 wgmma halves.
+// has two warpgroups of 128 rows, each two m64 wgmma halves (k10_halves; a ping-pong
+// warpgroup holds two halves too, of a whole 128-row tile).
 GEMMSCOPE_HD constexpr int k10_consumers(int bm) { return bm >= 128 ? 2 : 1; }
+GEMMSCOPE_HD constexpr int k10_halves(int bm) { return bm / 64 / k10_consumers(bm); }
 
 // Bytes of k10's dynamic shared memory with `buffers` staging buffers per consumer
 // warpgroup: its SharedStorage (1024-byte aligned members, so the size rounds up to
@@ -139,10 +141,10 @@ GEMMSCOPE_HD constexpr long long k10_shared_bytes(int bm, int bn, int bk, int st
 // behind its own barriers, did not help: H200, 2026-11-30; docs/experiments.md.)
 GEMMSCOPE_HD constexpr int k10_staging_buffers(int bm, int bn, int bk, int stages) {
   const int boxes = bn / store_box_cols(bn);
-  return bm <= 128 && boxes > 2 && k10_shared_bytes(bm, bn, bk, stages, boxes) <= 232448 ? boxes : 2;
+  return k10_halves(bm) == 1 && boxes > 2 && k10_shared_bytes(bm, bn, bk, stages, boxes) <= 232448 ? boxes : 2;
 }
 GEMMSCOPE_HD constexpr bool k10_batched_epilogue(int bm, int bn, int bk, int stages, bool pingpong) {
-  return !pingpong && bm <= 128 && bn / store_box_cols(bn) <= k10_staging_buffers(bm, bn, bk, stages);
+  return !pingpong && k10_halves(bm) == 1 && bn / store_box_cols(bn) <= k10_staging_buffers(bm, bn, bk, stages);
 }
 // k10's deferred epilogue: a cooperative tile whose boxes alternate two buffers is
 // held in registers (bn / 4 words of bf16x2 per thread) when a next unit follows, and
@@ -151,7 +153,8 @@ GEMMSCOPE_HD constexpr bool k10_batched_epilogue(int bm, int bn, int bk, int sta
 // and not 64 x 256, which spills with a tile held (ptxas: 76-108 bytes), nor the
 // two-half warpgroups of BM = 256 (the held tile is one half).
 GEMMSCOPE_HD constexpr bool k10_deferred_epilogue(int bm, int bn, int bk, int stages, bool pingpong) {
-  return !pingpong && bm <= 128 && !k10_batched_epilogue(bm, bn, bk, stages, pingpong) && !(bm == 64 && bn == 256);
+  return !pingpong && k10_halves(bm) == 1 && !k10_batched_epilogue(bm, bn, bk, stages, pingpong) &&
+         !(bm == 64 && bn == 256);
 }
 
 // wgmma m64nNk16 fp32 accumulator: thread t (0..127) of the warpgroup, register i.

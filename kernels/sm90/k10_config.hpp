@@ -25,7 +25,7 @@ template <int BM, bool PingPong>
 struct ConsumerShape {
   static_assert(BM == 64 || BM == 128 || BM == 256, "BM: 64, 128 or 256 rows");
   static constexpr int kConsumers = k10_consumers(BM);  // consumer warpgroups
-  static constexpr int kHalves = BM / 64 / kConsumers;  // 64-row wgmma halves per warpgroup
+  static constexpr int kHalves = k10_halves(BM);        // 64-row wgmma halves per warpgroup
   static constexpr int kReleasers = kConsumers;  // warpgroups that read (and release) each stage
 };
 template <int BM>

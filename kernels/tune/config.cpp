@@ -13,8 +13,9 @@
 namespace gemmscope::tune {
 namespace {
 
+template <class Error = ConfigError>
 [[noreturn]] void refuse(std::string_view text, const std::string& why) {
-  throw ConfigError("configuration '" + shown_text(text) + "': " + why);
+  throw Error("configuration '" + shown_text(text) + "': " + why);
 }
 
 // Decimal digits only, 1..max.
@@ -136,8 +137,7 @@ KernelConfig parse_config(std::string_view text) {
       std::string s = to_string(i);
       list += (list.empty() ? "" : ", ") + s.substr(0, s.rfind(".g"));
     }
-    throw NotCompiledError("configuration '" + shown_text(text) + "': not a compiled instance; compiled: " + list +
-                           " (any .gGROUP.skSPLITS|streamk)");
+    refuse<NotCompiledError>(text, "not a compiled instance; compiled: " + list + " (any .gGROUP.skSPLITS|streamk)");
   }
   return c;
 }

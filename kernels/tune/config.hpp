@@ -11,9 +11,9 @@
 // columns along M), with a field `swap` after the tile:
 //   128x160x64.swap.s5.wg2.c1x1.static.g0.sk1
 // where the warpgroup field is wgN (cooperative: N warpgroups split each tile's
-// BM rows, 64 each, or 128 each at BM = 256) or wg2pp (ping-pong: BM = 128, two warpgroups take whole tiles in
-// turn), and the last field is skN (split-K factor N, 1 = none) or streamk (stream-K over
-// the last waves, static schedule only). The compile-time part (BM, BN, BK, stages,
+// BM rows, 64 each, or 128 each at BM = 256) or wg2pp (ping-pong: BM = 128, two
+// warpgroups take whole tiles in turn), and the last field is skN (split-K factor N,
+// 1 = none) or streamk (stream-K over the last waves, static schedule only). The compile-time part (BM, BN, BK, stages,
 // warpgroups, cluster, schedule) must be one of the compiled instances
 // (tune/instances.hpp); the group, split-K and stream-K are run-time values.
 #include <algorithm>

@@ -51,7 +51,7 @@ struct Fixup {
     // pieces, whichever warpgroup ran them, count into the first).
     uint32_t* arrivals =
         prob.arrivals + (static_cast<int64_t>(w.fix) * Cfg::kClusterSize + rank) * Cfg::kConsumers +
-        row_base / (64 * kHalves);
+        (Cfg::kPingPong ? 0 : consumer);
     if (t == 0) {
       cuda::atomic_ref<uint32_t, cuda::thread_scope_device> count(*arrivals);
       const bool last = count.fetch_add(1u, cuda::memory_order_acq_rel) == w.parts - 1;
