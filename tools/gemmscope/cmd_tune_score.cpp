@@ -25,7 +25,8 @@ const gemmscope::cli::Registration reg{"tune score", [](CLI::App& app) {
       "`tune --times` files, its configuration's ratio to cuBLAS beside the fastest candidate's, and their geomeans");
   cmd->add_option("times", args->times,
                   "`gemmscope tune --times` CSVs of one GPU (first-round rows: every candidate of a shape on the same "
-                  "rounds); a configuration timed twice for a shape is refused")
+                  "rounds); a configuration timed twice for a shape is refused, rows of configurations this build does not "
+                  "compile are counted and left out")
       ->required();
   cmd->add_option("--sms", args->sms, "the GPU's SM count the heuristic plans for (132: H100 SXM, H200)")
       ->check(CLI::Range(1, 1024));
