@@ -345,7 +345,14 @@ ModelledTime modelled_time(const KernelConfig& c, const Shape& user, int sm_coun
   // waves (2048x8192x8192), 0.925 once the wave quantisation is taken out of
   // 512x28672x4096; 0.95 between them (0.9 before the leaner main loop).
   const double eff_n = c.bn >= 256 ? 1.0 : c.bn >= 192 ? 0.97 : c.bn >= 128 ? 0.95 : 0.7;
-  const double eff_m = c.consumers >= 2 ? 1.0 : 0.85;  // one consumer: the producer warpgroup is a larger share
+  // One consumer warpgroup (64-row tiles) against two: 0.7 of the tensor rate. At M of
+  // 170-420 with long K, 64-row tiles in one wave ran up to 25% slower than 0.85 said
+  // (420x2560x11264: 64 x 168 63.5 us, modelled 51; H100, 2026-12-05;
+  // bench/results/calibration, mid M). Where one cluster of them covers M (M <= 128
+  // in 2x1) 0.85 stays: those shapes sit on the HBM floor, where the tie goes to the
+  // shortest tiles, and there the 64-row tiles were the tuned picks (9 of the shipped
+  // cache's 12 at M = 128) and the small-M calibration's fastest.
+  const double eff_m = c.consumers >= 2 ? 1.0 : d.units_m > 1 ? 0.7 : 0.85;
   // Bytes one CTA loads per element of K: its slice of A and of B (the rest arrives
   // by multicast).
   const double cta_bytes_per_k = (static_cast<double>(c.bm) / c.cluster_n + static_cast<double>(c.bn) / c.cluster_m) * 2;
