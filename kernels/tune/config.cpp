@@ -319,7 +319,7 @@ ModelledTime modelled_time(const KernelConfig& c, const Shape& user, int sm_coun
   // kSmBytes, kHbm, kTileOverheadUs, kFillBytes and kTieShare (and the partials in the
   // HBM floor) were fitted to every candidate's time on the 37 synthetic shapes of
   // bench/shapes/calibration.csv (H200, 2026-12-04; bench/results/calibration), keeping
-  // every ranking of HeuristicRanksAsTheH200Measured: the model's pick there ran at
+  // every ranking of HeuristicRanksAsMeasured: the model's pick there ran at
   // 0.980 of the fastest candidate's speed (geomean), where the constants before gave
   // 0.951; fitted on either half of the shapes, the other half went from 0.951 to 0.966
   // and 0.977. kFixupUs, a cut tile's fixed cost (its count and the dependent trips
