@@ -134,12 +134,15 @@ KernelConfig parse_config(std::string_view text) {
   if (instance_index(c) < 0) {
     std::string list;
     for (const auto& i : compiled_instances()) {
-      std::string s = to_string(i);
-      list += (list.empty() ? "" : ", ") + s.substr(0, s.rfind(".g"));
+      list += (list.empty() ? "" : ", ") + instance_name(to_string(i));
     }
     refuse<NotCompiledError>(text, "not a compiled instance; compiled: " + list + " (any .gGROUP.skSPLITS|streamk)");
   }
   return c;
+}
+
+std::string instance_name(std::string_view config_name) {
+  return std::string(config_name.substr(0, config_name.rfind(".g")));
 }
 
 namespace {
@@ -155,8 +158,7 @@ KernelConfig parse_config_or_instance(std::string_view text) {
 
 std::string parse_selection_item(std::string_view text) {
   if (!names_instance(text)) return to_string(parse_config(text));
-  const std::string whole = to_string(parse_config_or_instance(text));
-  return whole.substr(0, whole.rfind(".g"));
+  return instance_name(to_string(parse_config_or_instance(text)));
 }
 
 bool selected(const KernelConfig& c, const std::vector<std::string>& selection) {

@@ -78,6 +78,10 @@ KernelConfig parse_config(std::string_view text);
 // BMxBNxBK[.swap].sSTAGES.wgN[pp].cMxN.static|dynamic) stand for group 0 and no split.
 KernelConfig parse_config_or_instance(std::string_view text);
 
+// The instance a configuration's printed name belongs to: the name without its
+// run-time fields (".gGROUP.skSPLITS" or ".gGROUP.streamk"), compiled or not.
+std::string instance_name(std::string_view config_name);
+
 // A selection of configurations (`gemmscope tune --configs`): each item is a whole
 // configuration, or a compiled instance's first five fields
 // (BMxBNxBK.sSTAGES.wgN[pp].cMxN.static|dynamic) standing for every candidate of

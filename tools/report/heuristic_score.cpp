@@ -86,7 +86,7 @@ void read_sweep_times(std::string_view text, const std::string& name, SweepTimes
                                  "': score one GPU's times at a time");
     if (!compiled) {
       ++into.uncompiled_rows;
-      into.uncompiled.insert(f[kConfig].substr(0, f[kConfig].rfind(".g")));
+      into.uncompiled.insert(tune::instance_name(f[kConfig]));
       return;
     }
     const auto [it, fresh_shape] = shape_index.emplace(std::make_tuple(s.m, s.n, s.k), into.shapes.size());

@@ -450,6 +450,14 @@ TEST(TuneConfig, SplitPlan) {
   EXPECT_EQ(p.units, 225);
 }
 
+TEST(TuneConfig, InstanceNameDropsTheRunTimeFields) {
+  EXPECT_EQ(instance_name("128x128x64.s6.wg2.c2x1.static.g8.sk2"), "128x128x64.s6.wg2.c2x1.static");
+  EXPECT_EQ(instance_name("128x160x64.swap.s5.wg2.c1x1.static.g0.streamk"), "128x160x64.swap.s5.wg2.c1x1.static");
+  // Not compiled here (a 64 x 32 tile of another build): the name alone is enough.
+  EXPECT_EQ(instance_name("64x32x128.swap.s9.wg1.c1x1.static.g8.sk1"), "64x32x128.swap.s9.wg1.c1x1.static");
+  EXPECT_EQ(instance_name("128x128x64.s6.wg2.c2x1.static"), "128x128x64.s6.wg2.c2x1.static");
+}
+
 TEST(TuneConfig, StreamKPlan) {
   const KernelConfig c = parse_config("128x64x64.s8.wg2.c1x1.static.g0.streamk");
   // 225 tiles on 132 workers: remainder 93 plus one full wave = 225 stream-K tiles,
