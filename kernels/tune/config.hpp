@@ -49,14 +49,13 @@ struct KernelConfig {
 };
 
 // Clusters of c that fit on sm_count SMs at one CTA per SM (at least 1): the slots
-// a wave of work tiles fills. Exact on the H200 for the compiled cluster sizes, 1 and 2
-// (132 and 66: cudaOccupancyMaxActiveClusters and the clusters that ran at once agree,
-// traces/hw/cluster_residency.json, held by the golden replay). Clusters of 4 and 8
-// reach only 120 of its 132 SMs (30 and 15 clusters), which this count would
-// overstate; the launcher asks the occupancy API, so only the host-side wave
-// estimates of such an instance would be off, and the replay fails if one is compiled.
+// a wave of work tiles fills. On the H200 (traces/hw/cluster_residency.json, held by
+// the golden replay): 132 clusters of 1 and 66 of 2, but clusters of 4 and 8 reach
+// only 120 of the 132 SMs (30 and 15; a cluster runs within one GPC). Other SM
+// counts (--sms) are scaled from that: 10/11 of the SMs for clusters of 4 and more.
 inline int64_t cluster_slots(const KernelConfig& c, int sm_count) {
-  return std::max<int64_t>(1, sm_count / c.cluster_size());
+  const int64_t sms = c.cluster_size() >= 4 ? int64_t{sm_count} * 10 / 11 : sm_count;
+  return std::max<int64_t>(1, sms / c.cluster_size());
 }
 
 class ConfigError : public std::invalid_argument {
