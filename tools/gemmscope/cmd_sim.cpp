@@ -257,8 +257,7 @@ int run_sim(const SimArgs& a, const CLI::App* cmd) {
       return run_sm90(a, k);
     }
   throw std::invalid_argument("--kernel = " + a.kernel +
-                              " is not one of: synthetic, sm100, k06, k07, k08-static, k08-dynamic, k09-static, "
-                              "k09-dynamic");
+                              " is not one of: synthetic, sm100, k06, k07, k08, k08_dyn, k09, k09_dyn");
 }
 
 const Registration reg{
@@ -266,7 +265,7 @@ const Registration reg{
       auto args = std::make_shared<SimArgs>();
       auto* cmd = app.add_subcommand("sim", "run a kernel's own schedule code on the pipeline simulator");
       cmd->add_option("--kernel", args->kernel,
-                      "synthetic, sm100, k06, k07, k08-static, k08-dynamic, k09-static, k09-dynamic")
+                      "synthetic, sm100, k06, k07, k08, k08_dyn, k09, k09_dyn")
           ->capture_default_str();
       cmd->add_option("--seed", args->seed, "seed of the random interleaving")->capture_default_str();
       cmd->add_option("--svg", args->svg, "write the timeline of the run as SVG to this file");

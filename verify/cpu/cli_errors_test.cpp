@@ -313,10 +313,10 @@ bool has_gpu_commands() {
 // (status 1, the finding); the producer tail passes the same bounded search, which
 // stops at its state limit (status 4: no violation in the states searched).
 TEST_F(CliErrors, SimExitModels) {
-  expect_refused({{"sim", "--kernel", "k08-static", "--exit", "bogus"},
+  expect_refused({{"sim", "--kernel", "k08", "--exit", "bogus"},
                   "gemmscope: --exit = bogus is not one of: barrier, tail"});
 #ifdef GEMMSCOPE_CLI
-  const std::vector<std::string> small{"sim", "--kernel", "k08-static", "--cluster-m", "2", "--tiles-n", "1",
+  const std::vector<std::string> small{"sim", "--kernel", "k08", "--cluster-m", "2", "--tiles-n", "1",
                                        "--k-blocks", "1", "--exhaustive", "--max-states", "20000"};
   std::vector<std::string> none = small, tail = small;
   none.insert(none.end(), {"--mutate", "no-exit-wait"});
@@ -337,12 +337,12 @@ TEST_F(CliErrors, SimExitModels) {
 // three boxes per tile, restarting the staging buffers at every tile is a violation
 // (status 1) and the running count is not, the deferred epilogue included.
 TEST_F(CliErrors, SimStoreBoxes) {
-  expect_refused({{"sim", "--kernel", "k08-static", "--store-boxes", "9"},
+  expect_refused({{"sim", "--kernel", "k08", "--store-boxes", "9"},
                   "gemmscope: --store-boxes = 9 must be in 1..8"});
   expect_refused({{"sim", "--kernel", "k07", "--deferred-epilogue"},
                   "gemmscope: deferred_epilogue = 1 needs a persistent kernel (k08/k09)"});
 #ifdef GEMMSCOPE_CLI
-  const std::vector<std::string> small{"sim", "--kernel", "k08-static", "--cluster-m", "1", "--tiles-n", "2",
+  const std::vector<std::string> small{"sim", "--kernel", "k08", "--cluster-m", "1", "--tiles-n", "2",
                                        "--k-blocks", "1", "--store-boxes", "3", "--exhaustive",
                                        "--max-states", "20000"};
   for (const bool deferred : {false, true}) {
@@ -415,7 +415,7 @@ TEST_F(CliErrors, TimelineFiles) {
 #ifdef GEMMSCOPE_CLI
   // The simulator's trace is one render reads.
   const std::string sim = dir + "/sim.json";
-  ASSERT_EQ(run_cli({"sim", "--kernel", "k08-static", "--tiles-m", "2", "--tiles-n", "2", "--k-blocks", "4", "--chrome",
+  ASSERT_EQ(run_cli({"sim", "--kernel", "k08", "--tiles-m", "2", "--tiles-n", "2", "--k-blocks", "4", "--chrome",
                      sim})
                 .status,
             0);
@@ -843,7 +843,7 @@ TEST_F(CliErrors, SimLimits) {
   expect_refused({{"sim", "--tiles-n", "100000", "--k-blocks", "100000"},
                   "gemmscope: --tiles-n x --k-blocks = 10000000000 must be at most 1000000 (the size of one simulated "
                   "run)"});
-  expect_refused({{"sim", "--kernel", "k09-static", "--tiles-m", "64", "--tiles-n", "64", "--k-blocks", "256"},
+  expect_refused({{"sim", "--kernel", "k09", "--tiles-m", "64", "--tiles-n", "64", "--k-blocks", "256"},
                   "gemmscope: --tiles-m x --tiles-n x --k-blocks = 1048576 must be at most 262144 (the size of one "
                   "simulated run)"});
   expect_refused({{"sim", "--kernel", "k06", "--tiles-m", "32", "--tiles-n", "32", "--k-blocks", "1"},

@@ -228,7 +228,7 @@ TEST(SimSm90Exit, ProducerTailSearchOfTwoCtaClustersFindsNoViolation) {
       c.pingpong = pingpong;
       const ExploreResult r = explore(Sm90ScheduleSim<2>(c), 30'000);
       EXPECT_TRUE(r.ok()) << (pingpong ? "ping-pong" : "cooperative") << ", " << k_blocks << " k-blocks: " << r.message;
-      std::printf("producer tail, k08-static %s, 2 stages, %u k-blocks, cluster 2x1: %llu states, complete=%d\n",
+      std::printf("producer tail, k08 %s, 2 stages, %u k-blocks, cluster 2x1: %llu states, complete=%d\n",
                   pingpong ? "ping-pong" : "cooperative", k_blocks, static_cast<unsigned long long>(r.states),
                   r.complete ? 1 : 0);
     }

@@ -87,10 +87,10 @@ inline const char* to_string(Sm90Kernel k) {
   switch (k) {
     case Sm90Kernel::k06: return "k06";
     case Sm90Kernel::k07: return "k07";
-    case Sm90Kernel::k08_static: return "k08-static";
-    case Sm90Kernel::k08_dynamic: return "k08-dynamic";
-    case Sm90Kernel::k09_static: return "k09-static";
-    case Sm90Kernel::k09_dynamic: return "k09-dynamic";
+    case Sm90Kernel::k08_static: return "k08";
+    case Sm90Kernel::k08_dynamic: return "k08_dyn";
+    case Sm90Kernel::k09_static: return "k09";
+    case Sm90Kernel::k09_dynamic: return "k09_dyn";
   }
   return "?";
 }
