@@ -218,6 +218,18 @@ int run_sm90(const SimArgs& a, testing::sim::Sm90Kernel kernel) {
   return run_and_report(sim, a, title);
 }
 
+// The Hopper kernels whose schedule code the simulator runs, under the registry's names.
+constexpr testing::sim::Sm90Kernel kSimulatedSm90[] = {
+    testing::sim::Sm90Kernel::k06,        testing::sim::Sm90Kernel::k07,
+    testing::sim::Sm90Kernel::k08_static, testing::sim::Sm90Kernel::k08_dynamic,
+    testing::sim::Sm90Kernel::k09_static, testing::sim::Sm90Kernel::k09_dynamic};
+
+std::string kernel_names() {
+  std::string names = "synthetic, sm100";
+  for (const auto k : kSimulatedSm90) names += std::string(", ") + testing::sim::to_string(k);
+  return names;
+}
+
 int run_sim(const SimArgs& a, const CLI::App* cmd) {
   if (a.max_states < 1 || a.max_states > kMaxStates)
     throw std::invalid_argument("--max-states = " + std::to_string(a.max_states) + " must be in 1.." +
@@ -246,8 +258,7 @@ int run_sim(const SimArgs& a, const CLI::App* cmd) {
                    to);
     return run_sm100(a);
   }
-  for (Sm90Kernel k : {Sm90Kernel::k06, Sm90Kernel::k07, Sm90Kernel::k08_static, Sm90Kernel::k08_dynamic,
-                       Sm90Kernel::k09_static, Sm90Kernel::k09_dynamic})
+  for (Sm90Kernel k : kSimulatedSm90)
     if (a.kernel == testing::sim::to_string(k)) {
       refuse_options(cmd, {"--stages", "--consumers", "--warps"}, to);
       if (k == Sm90Kernel::k06 || k == Sm90Kernel::k07)
@@ -256,16 +267,14 @@ int run_sim(const SimArgs& a, const CLI::App* cmd) {
         refuse_options(cmd, {"--group"}, to + " (only k09 orders tiles in bands)");
       return run_sm90(a, k);
     }
-  throw std::invalid_argument("--kernel = " + a.kernel +
-                              " is not one of: synthetic, sm100, k06, k07, k08, k08_dyn, k09, k09_dyn");
+  throw std::invalid_argument("--kernel = " + a.kernel + " is not one of: " + kernel_names());
 }
 
 const Registration reg{
     "sim", [](CLI::App& app) {
       auto args = std::make_shared<SimArgs>();
       auto* cmd = app.add_subcommand("sim", "run a kernel's own schedule code on the pipeline simulator");
-      cmd->add_option("--kernel", args->kernel,
-                      "synthetic, sm100, k06, k07, k08, k08_dyn, k09, k09_dyn")
+      cmd->add_option("--kernel", args->kernel, kernel_names())
           ->capture_default_str();
       cmd->add_option("--seed", args->seed, "seed of the random interleaving")->capture_default_str();
       cmd->add_option("--svg", args->svg, "write the timeline of the run as SVG to this file");
