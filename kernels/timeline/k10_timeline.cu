@@ -12,17 +12,20 @@
 #error "k10_timeline.cu is the recording build: compile it with -DGEMMSCOPE_TIMELINE"
 #endif
 
-// BM, BN, BK, stages, cluster M, cluster N, dynamic, ping-pong: rows of tune/instances.hpp.
+// BM, BN, BK, stages, cluster M, cluster N, dynamic, ping-pong, swap: rows of
+// tune/instances.hpp.
 #define GEMMSCOPE_K10_TIMELINE_INSTANCES(X) \
-  X(128, 256, 64, 4, 2, 1, 0, 0)            \
-  X(64, 128, 64, 8, 1, 1, 0, 0)             \
-  X(64, 256, 64, 5, 1, 1, 0, 0)
+  X(128, 256, 64, 4, 2, 1, 0, 0, 0)         \
+  X(64, 128, 64, 8, 1, 1, 0, 0, 0)          \
+  X(64, 256, 64, 5, 1, 1, 0, 0, 0)          \
+  X(128, 128, 64, 6, 1, 1, 0, 0, 0)         \
+  X(128, 160, 64, 5, 1, 1, 0, 0, 1)
 
 namespace gemmscope::sm90::k10 {
 namespace {
 
 // The writers' state (timeline.cuh) in static shared memory, beside each instance's own.
-#define GEMMSCOPE_K10_TIMELINE_FITS(BM, BN, BK, STAGES, CM, CN, DYN, PP)                                \
+#define GEMMSCOPE_K10_TIMELINE_FITS(BM, BN, BK, STAGES, CM, CN, DYN, PP, SWAP)                                    \
   static_assert(kSharedBytes<BM, BN, BK, STAGES> + timeline_record::kSharedBytes <= tune::kSm90MaxSharedPerBlock, \
                 "k10 recording instance: its shared memory and the timeline writers' state within 227 KiB");
 GEMMSCOPE_K10_TIMELINE_INSTANCES(GEMMSCOPE_K10_TIMELINE_FITS)
@@ -36,15 +39,16 @@ struct TimelineInstance {
 const std::vector<TimelineInstance>& table() {
   static const std::vector<TimelineInstance> t = [] {
     std::vector<TimelineInstance> v;
-#define GEMMSCOPE_K10_TIMELINE_ROW(BM, BN, BK, STAGES, CM, CN, DYN, PP)                                              \
+#define GEMMSCOPE_K10_TIMELINE_ROW(BM, BN, BK, STAGES, CM, CN, DYN, PP, SWAP)                                        \
   {                                                                                                                  \
     tune::KernelConfig c;                                                                                            \
     c.bm = BM, c.bn = BN, c.bk = BK, c.stages = STAGES, c.cluster_m = CM, c.cluster_n = CN;                          \
-    c.consumers = (PP) ? 2 : (BM) / 64;                                                                              \
+    c.consumers = k10_consumers(BM);                                                                                 \
     c.schedule = (DYN) ? tune::Schedule::Dynamic : tune::Schedule::Static;                                           \
     c.pingpong = (PP) != 0;                                                                                          \
-    v.push_back({c, InstanceFns{&resident_clusters<BM, BN, BK, STAGES, CM, CN, (DYN) != 0, (PP) != 0>,               \
-                                &launch_instance<BM, BN, BK, STAGES, CM, CN, (DYN) != 0, (PP) != 0>}});              \
+    c.swap_ab = (SWAP) != 0;                                                                                         \
+    v.push_back({c, InstanceFns{&resident_clusters<BM, BN, BK, STAGES, CM, CN, (DYN) != 0, (PP) != 0, (SWAP) != 0>,  \
+                                &launch_instance<BM, BN, BK, STAGES, CM, CN, (DYN) != 0, (PP) != 0, (SWAP) != 0>}}); \
   }
     GEMMSCOPE_K10_TIMELINE_INSTANCES(GEMMSCOPE_K10_TIMELINE_ROW)
 #undef GEMMSCOPE_K10_TIMELINE_ROW
