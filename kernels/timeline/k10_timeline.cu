@@ -39,17 +39,10 @@ struct TimelineInstance {
 const std::vector<TimelineInstance>& table() {
   static const std::vector<TimelineInstance> t = [] {
     std::vector<TimelineInstance> v;
-#define GEMMSCOPE_K10_TIMELINE_ROW(BM, BN, BK, STAGES, CM, CN, DYN, PP, SWAP)                                        \
-  {                                                                                                                  \
-    tune::KernelConfig c;                                                                                            \
-    c.bm = BM, c.bn = BN, c.bk = BK, c.stages = STAGES, c.cluster_m = CM, c.cluster_n = CN;                          \
-    c.consumers = k10_consumers(BM);                                                                                 \
-    c.schedule = (DYN) ? tune::Schedule::Dynamic : tune::Schedule::Static;                                           \
-    c.pingpong = (PP) != 0;                                                                                          \
-    c.swap_ab = (SWAP) != 0;                                                                                         \
-    v.push_back({c, InstanceFns{&resident_clusters<BM, BN, BK, STAGES, CM, CN, (DYN) != 0, (PP) != 0, (SWAP) != 0>,  \
-                                &launch_instance<BM, BN, BK, STAGES, CM, CN, (DYN) != 0, (PP) != 0, (SWAP) != 0>}}); \
-  }
+#define GEMMSCOPE_K10_TIMELINE_ROW(BM, BN, BK, STAGES, CM, CN, DYN, PP, SWAP)                                         \
+  v.push_back({tune::instance_config(BM, BN, BK, STAGES, CM, CN, (DYN) != 0, (PP) != 0, (SWAP) != 0),                \
+               InstanceFns{&resident_clusters<BM, BN, BK, STAGES, CM, CN, (DYN) != 0, (PP) != 0, (SWAP) != 0>,        \
+                           &launch_instance<BM, BN, BK, STAGES, CM, CN, (DYN) != 0, (PP) != 0, (SWAP) != 0>}});
     GEMMSCOPE_K10_TIMELINE_INSTANCES(GEMMSCOPE_K10_TIMELINE_ROW)
 #undef GEMMSCOPE_K10_TIMELINE_ROW
     return v;

@@ -55,13 +55,17 @@ std::string to_string(const KernelConfig& c) {
          std::to_string(c.group) + (c.stream_k ? std::string(".streamk") : ".sk" + std::to_string(c.splits));
 }
 
+KernelConfig instance_config(int bm, int bn, int bk, int stages, int cluster_m, int cluster_n, bool dynamic,
+                             bool pingpong, bool swap_ab) {
+  return KernelConfig{bm, bn, bk, stages, sm90::k10_consumers(bm), cluster_m, cluster_n,
+                      dynamic ? Schedule::Dynamic : Schedule::Static, 0, 1, false, pingpong, swap_ab};
+}
+
 const std::vector<KernelConfig>& compiled_instances() {
   static const std::vector<KernelConfig> list = [] {
     std::vector<KernelConfig> v;
-#define GEMMSCOPE_K10_ROW(BM, BN, BK, STAGES, CLUSTER_M, CLUSTER_N, DYNAMIC, PINGPONG, SWAP)                \
-  v.push_back(KernelConfig{BM, BN, BK, STAGES, sm90::k10_consumers(BM), CLUSTER_M, CLUSTER_N,                \
-                           (DYNAMIC) ? Schedule::Dynamic : Schedule::Static, 0, 1, false, (PINGPONG) != 0, \
-                           (SWAP) != 0});
+#define GEMMSCOPE_K10_ROW(BM, BN, BK, STAGES, CLUSTER_M, CLUSTER_N, DYNAMIC, PINGPONG, SWAP) \
+  v.push_back(instance_config(BM, BN, BK, STAGES, CLUSTER_M, CLUSTER_N, (DYNAMIC) != 0, (PINGPONG) != 0, (SWAP) != 0));
     GEMMSCOPE_K10_INSTANCES(GEMMSCOPE_K10_ROW)
 #undef GEMMSCOPE_K10_ROW
     return v;

@@ -106,6 +106,10 @@ std::vector<KernelConfig> sweep_list(const std::vector<KernelConfig>& candidates
 // lucky one; the few near the top are timed again, on rounds of their own.
 std::vector<size_t> refine_picks(const std::vector<double>& medians, int count, double spread);
 
+// The configuration (group 0, split 1) of one row of tune/instances.hpp: its fields in
+// the row's order, the consumer count following from BM (sm90::k10_consumers).
+KernelConfig instance_config(int bm, int bn, int bk, int stages, int cluster_m, int cluster_n, bool dynamic,
+                             bool pingpong, bool swap_ab);
 // The compiled instances (group 0, split 1), in tune/instances.hpp order.
 const std::vector<KernelConfig>& compiled_instances();
 // Index of c's compile-time part in compiled_instances(), or -1.
