@@ -54,6 +54,7 @@ ProbeDefinition mbarrier_probe();
 ProbeDefinition banks_timing_probe();
 ProbeDefinition wgmma_desc_probe();
 ProbeDefinition cluster_residency_probe();
+ProbeDefinition tma_rate_probe();
 
 // Every probe, in run order.
 std::vector<ProbeDefinition> all_probes();

@@ -1,4 +1,6 @@
 // check_cuda, the device query and the list of probes.
+#include <cudaTypedefs.h>
+
 #include <iostream>
 
 #include "probe_cuda.cuh"
@@ -12,6 +14,16 @@ void check_cuda(cudaError_t status, const char* call, const char* file, int line
   if (const auto slash = where.find_last_of('/'); slash != std::string::npos) where = where.substr(slash + 1);
   throw ProbeError(std::string(call) + " failed at " + where + ":" + std::to_string(line) + ": " +
                    cudaGetErrorName(status) + ": " + cudaGetErrorString(status));
+}
+
+PFN_cuTensorMapEncodeTiled_v12000 encode_tiled_entry() {
+  void* fn = nullptr;
+  cudaDriverEntryPointQueryResult qres{};
+  GEMMSCOPE_PROBE_CUDA(cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &fn, 12000, cudaEnableDefault, &qres));
+  if (qres != cudaDriverEntryPointSuccess || fn == nullptr)
+    throw ProbeError("cudaGetDriverEntryPointByVersion(cuTensorMapEncodeTiled): symbol not found (query result " +
+                     std::to_string(static_cast<int>(qres)) + ")");
+  return reinterpret_cast<PFN_cuTensorMapEncodeTiled_v12000>(fn);
 }
 
 traces::GpuInfo query_gpu() {
@@ -36,7 +48,7 @@ traces::GpuInfo query_gpu() {
 
 std::vector<ProbeDefinition> all_probes() {
   return {tma_swizzle_probe(), ldmatrix_stmatrix_probe(), mbarrier_probe(), banks_timing_probe(),
-          wgmma_desc_probe(), cluster_residency_probe()};
+          wgmma_desc_probe(), cluster_residency_probe(), tma_rate_probe()};
 }
 
 std::vector<ProbeListing> list_probes(const ProbeOptions& options) {

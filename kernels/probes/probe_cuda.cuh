@@ -1,6 +1,8 @@
 #pragma once
 // CUDA helpers shared by the probe kernels' host code: every runtime call checked,
 // device buffers freed on every path, bounded device-side waits.
+#include <cuda.h>
+#include <cudaTypedefs.h>
 #include <cuda_runtime.h>
 #if defined(__CUDACC__)
 #include <cuda/ptx>
@@ -54,6 +56,10 @@ class DeviceBuffer {
   T* ptr_ = nullptr;
   std::size_t count_ = 0;
 };
+
+// cuTensorMapEncodeTiled, reached through the runtime's driver entry point (the
+// probes never link libcuda); throws ProbeError when the driver lacks it.
+PFN_cuTensorMapEncodeTiled_v12000 encode_tiled_entry();
 
 // Sets the dynamic shared-memory limit of a kernel (needed above 48 KiB).
 template <typename Kernel>

@@ -41,16 +41,6 @@ uint32_t swizzle_span(CUtensorMapSwizzle s) {
   }
 }
 
-PFN_cuTensorMapEncodeTiled_v12000 encode_tiled_entry() {
-  void* fn = nullptr;
-  cudaDriverEntryPointQueryResult qres{};
-  GEMMSCOPE_PROBE_CUDA(cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &fn, 12000, cudaEnableDefault, &qres));
-  if (qres != cudaDriverEntryPointSuccess || fn == nullptr)
-    throw ProbeError("cudaGetDriverEntryPointByVersion(cuTensorMapEncodeTiled): symbol not found (query result " +
-                     std::to_string(static_cast<int>(qres)) + ")");
-  return reinterpret_cast<PFN_cuTensorMapEncodeTiled_v12000>(fn);
-}
-
 struct TmaCase {
   CUtensorMapSwizzle swizzle = CU_TENSOR_MAP_SWIZZLE_NONE;
   uint32_t inner_bytes = 16;

@@ -313,6 +313,19 @@ std::vector<KernelConfig> candidates(const Shape& s, int sm_count) {
   return out;
 }
 
+double load_efficiency(int64_t stage_bytes) {
+  // On the H200's 12 M = 128 shapes (geomean), against the same tile with stages of two
+  // k-blocks (BK = 128), stages of 16 KiB ran at 0.77 of its speed, of 20 KiB at 0.90
+  // and of 24 KiB at 0.99 (64 x 64, 64 x 96 and 64 x 128 tiles with BK = 64; H200,
+  // 2026-11-30; docs/experiments.md). Linear between 16 and 24 KiB. One SM's bare TMA
+  // stream falls faster: its rate is the stage's bytes over a fixed round trip
+  // (docs/hardware.md#tma-load-rate).
+  const double stage_kib = static_cast<double>(stage_bytes) / 1024;
+  return std::clamp(0.77 + (stage_kib - 16) * (0.23 / 8), 0.77, 1.0);
+}
+
+double modelled_sm_load_rate(int64_t stage_bytes) { return kModelSmLoadRate * load_efficiency(stage_bytes); }
+
 ModelledTime modelled_time(const KernelConfig& c, const Shape& user, int sm_count) {
   // Per-SM figures of an H200 near 1.7 GHz: dense bf16 wgmma ~6 TFLOP/s, L2 -> SM
   // 80 GB/s as a tile sustains it; HBM ~3.5 TB/s achievable. Only ratios between
@@ -333,8 +346,8 @@ ModelledTime modelled_time(const KernelConfig& c, const Shape& user, int sm_coun
   // they ran slower than whole on 7 of the 34 small-M calibration shapes where 1.0 split
   // them (the heuristic's picks: 1.026 -> 1.031 of cuBLAS there, the same picks on the
   // other calibration shapes; H100, 2026-12-05; bench/results/calibration).
-  constexpr double kSmFlops = 6.0e12, kSmBytes = 80e9, kHbm = 3.5e12, kTileOverheadUs = 0.5, kFixupUs = 2.5,
-                   kPartialBytes = 25e9;
+  constexpr double kSmFlops = 6.0e12, kSmBytes = kModelSmLoadRate, kHbm = 3.5e12, kTileOverheadUs = 0.5,
+                   kFixupUs = 2.5, kPartialBytes = 25e9;
   // At small M most configurations sit on the HBM floor: the tie goes to the one whose
   // tiles alone would finish soonest (kTieShare of their time is added to the floor).
   constexpr double kTieShare = 0.01;
@@ -362,15 +375,9 @@ ModelledTime modelled_time(const KernelConfig& c, const Shape& user, int sm_coun
   // Bytes one CTA loads per element of K: its slice of A and of B (the rest arrives
   // by multicast).
   const double cta_bytes_per_k = (static_cast<double>(c.bm) / c.cluster_n + static_cast<double>(c.bn) / c.cluster_m) * 2;
-  // Small stages run slower: each one is a full/empty barrier round trip between the
-  // CTAs of a cluster, and the whole tile (the model's compute or load bound alike)
-  // waits on them. On the H200's 12 M = 128 shapes (geomean), against the same
-  // tile with stages of two k-blocks (BK = 128), stages of 16 KiB ran at 0.77 of its
-  // speed, of 20 KiB at 0.90 and of 24 KiB at 0.99 (64 x 64, 64 x 96 and 64 x 128
-  // tiles with BK = 64; H200, 2026-11-30; docs/experiments.md).
-  // Linear between 16 and 24 KiB.
-  const double stage_kib = static_cast<double>(stage_bytes(c)) / 1024;
-  const double eff_load = std::clamp(0.77 + (stage_kib - 16) * (0.23 / 8), 0.77, 1.0);
+  // Small stages run slower, the whole tile (the model's compute or load bound alike)
+  // waiting on them (load_efficiency).
+  const double eff_load = load_efficiency(stage_bytes(c));
   // Rows of A's tiles past M that TMA fills (multicast along N only).
   const double filled_rows =
       c.cluster_n > 1 && s.m % c.bm != 0 ? static_cast<double>(c.bm - s.m % c.bm) / c.cluster_n : 0.0;

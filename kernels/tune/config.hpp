@@ -208,6 +208,13 @@ struct ModelledTime {
   bool on_floor() const { return floor_us >= whole_us + cut_us; }
 };
 ModelledTime modelled_time(const KernelConfig& c, const Shape& s, int sm_count);
+// The rate (bytes/s) at which the model's tiles load from L2 into one SM, stages of
+// 24 KiB and more (an H200 near 1.7 GHz, as a tile sustains it), and the share of it
+// a stage of `stage_bytes` gets. docs/hardware.md#tma-load-rate holds them against
+// one SM's bare TMA stream (traces/hw/tma_rate.json).
+inline constexpr double kModelSmLoadRate = 80e9;
+double load_efficiency(int64_t stage_bytes);
+double modelled_sm_load_rate(int64_t stage_bytes);
 double modelled_time_us(const KernelConfig& c, const Shape& s, int sm_count);
 
 }  // namespace gemmscope::tune

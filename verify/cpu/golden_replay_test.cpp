@@ -56,6 +56,7 @@ enum class WrongModel {
   UniformOnlyPhaseRule,     // model::phases_h200_uniform_only: the previous default
   DescriptorSwizzleOfAnotherMode,
   ClusterSlotsOfHalfTheSize,
+  SmLoadRateDoubled,        // tune::modelled_sm_load_rate twice what it says
 };
 WrongModel g_wrong_model = WrongModel::None;
 
@@ -474,11 +475,52 @@ void replay_cluster_residency_case(const GoldenTrace& t, const GoldenCase& c, Re
     report.notes.push_back(c.name + ": clusters of " + std::to_string(size) + " (no compiled k10 instance): " + counts);
 }
 
+// ---- TMA load rate ------------------------------------------------------------------
+// The hardware side: every stream completed (the ring's barriers, multicast to 2 and 4
+// CTAs included, as k10 uses them). The model side: tune::modelled_sm_load_rate, the
+// rate the cost model credits one SM's loads with at a stage size, must not exceed
+// what one SM's TMA stream reached there with one producer thread, the ring as deep
+// as it was (k10's producer), alone on the GPU, at the stage sizes where the model
+// credits the full rate (tune::load_efficiency 1). Below them the model's share is
+// fitted to GEMM times, not to the bare stream: those cases are notes.
+void replay_tma_rate(const GoldenTrace& t, ReplayReport& report) {
+  for (const GoldenCase& c : t.cases) {
+    if (c.status != CaseStatus::Ok) {
+      report.notes.push_back(t.probe + " case " + c.name + " failed on the hardware: " + c.error);
+      continue;
+    }
+    const std::string wp = where_of(t, c, "params"), wo = where_of(t, c, "observed");
+    ++report.cases_checked;
+    if (const int64_t timeouts = golden_int(c.observed, "timeouts", wo); timeouts != 0) {
+      report.disagreements.push_back(c.name + ": " + std::to_string(timeouts) + " CTAs timed out waiting on the ring");
+      continue;
+    }
+    const bool alone = golden_int(c.params, "ctas", wp) == 1 && golden_int(c.params, "cluster", wp) == 1 &&
+                       golden_int(c.params, "producers", wp) == 1 && golden_int(c.params, "boxes_per_stage", wp) == 1 &&
+                       golden_string(c.params, "source", wp) == "l2";
+    if (!alone) continue;
+    const int64_t stage = golden_int(c.params, "stage_bytes", wp);
+    const double measured = c.observed.at("per_cta_gbs_median").get<double>() * 1e9;
+    double modelled = gemmscope::tune::modelled_sm_load_rate(stage);
+    if (g_wrong_model == WrongModel::SmLoadRateDoubled) modelled *= 2;
+    const std::string rates = "the model " + std::to_string(modelled / 1e9) + " GB/s, one SM's stream " +
+                              std::to_string(measured / 1e9) + " GB/s at stages of " + std::to_string(stage) + " bytes";
+    if (gemmscope::tune::load_efficiency(stage) >= 1 && modelled > measured)
+      report.disagreements.push_back(c.name + ": " + rates);
+    else
+      report.notes.push_back(c.name + ": " + rates);
+  }
+}
+
 // ---- dispatch ----------------------------------------------------------------------
 ReplayReport replay(const GoldenTrace& t) {
   ReplayReport report;
   if (t.probe == "banks_timing") {
     replay_banks_timing(t, report);
+    return report;
+  }
+  if (t.probe == "tma_rate") {
+    replay_tma_rate(t, report);
     return report;
   }
   for (const GoldenCase& c : t.cases) {
@@ -954,6 +996,28 @@ TEST(GoldenReplay, SyntheticClusterResidencyTraceReplays) {
   EXPECT_EQ(report.disagreements.size(), 1u) << joined(report.disagreements);
 }
 
+// One SM's stream alone at stages of 32 KiB: the model's rate there against 1.5 times
+// it (agrees) and 0.75 times it (the model credits more than the stream reached).
+json rate_case(const char* name, double gbs, int timeouts) {
+  return {{"name", name},
+          {"status", "ok"},
+          {"params",
+           {{"ctas", 1}, {"cluster", 1}, {"producers", 1}, {"boxes_per_stage", 1}, {"source", "l2"},
+            {"stage_bytes", 32768}, {"stages", 6}}},
+          {"observed", {{"timeouts", timeouts}, {"per_cta_gbs_median", gbs}}}};
+}
+
+TEST(GoldenReplay, SyntheticTmaRateTraceReplays) {
+  const double modelled = gemmscope::tune::modelled_sm_load_rate(32768) / 1e9;
+  ReplayReport report = replay_json(synthetic_trace("tma_rate", json::array({rate_case("fast", 1.5 * modelled, 0)})));
+  EXPECT_EQ(report.cases_checked, 1);
+  EXPECT_TRUE(report.disagreements.empty()) << joined(report.disagreements);
+  for (const json& bad : {rate_case("slow", 0.75 * modelled, 0), rate_case("hung", 1.5 * modelled, 1)}) {
+    report = replay_json(synthetic_trace("tma_rate", json::array({bad})));
+    EXPECT_EQ(report.disagreements.size(), 1u) << bad.dump() << "\n" << joined(report.disagreements);
+  }
+}
+
 // Each probe family's negative control: the hardware traces must disagree with a
 // deliberately wrong model (and agree again without it, which the test above shows).
 TEST(GoldenReplay, NegativeControlsFailOnTheHardwareTraces) {
@@ -962,7 +1026,7 @@ TEST(GoldenReplay, NegativeControlsFailOnTheHardwareTraces) {
       {"tma_swizzle", WrongModel::SwizzleOfAnotherMode},   {"ldmatrix_stmatrix", WrongModel::TransposeFlipped},
       {"mbarrier", WrongModel::ParityInverted},             {"banks_ncu", WrongModel::OldPhaseRule},
       {"banks_timing", WrongModel::OldPhaseRule},           {"wgmma_desc", WrongModel::DescriptorSwizzleOfAnotherMode},
-      {"cluster_residency", WrongModel::ClusterSlotsOfHalfTheSize}};
+      {"cluster_residency", WrongModel::ClusterSlotsOfHalfTheSize}, {"tma_rate", WrongModel::SmLoadRateDoubled}};
   int checked = 0;
   for (const auto& [probe, variant] : controls) {
     const auto path = dir / (std::string(probe) + ".json");
