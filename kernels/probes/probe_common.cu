@@ -1,6 +1,4 @@
 // check_cuda, the device query and the list of probes.
-#include <cudaTypedefs.h>
-
 #include <iostream>
 
 #include "probe_cuda.cuh"

@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "common/cluster_launch.cuh"
 #include "common/sm90_cluster.cuh"
 #include "common/sm90_device.cuh"
 #include "probe_cuda.cuh"
@@ -135,23 +136,15 @@ Json run_case(const RateCase& c) {
   DeviceBuffer<uint64_t> start(static_cast<std::size_t>(c.ctas)), end(static_cast<std::size_t>(c.ctas)),
       cycles(static_cast<std::size_t>(c.ctas));
   DeviceBuffer<uint32_t> timeouts(1);
-  cudaLaunchAttribute attr{};
-  attr.id = cudaLaunchAttributeClusterDimension;
-  attr.val.clusterDim.x = static_cast<unsigned>(c.cluster);
-  attr.val.clusterDim.y = 1;
-  attr.val.clusterDim.z = 1;
-  cudaLaunchConfig_t cfg{};
-  cfg.gridDim = dim3(static_cast<unsigned>(c.ctas));
-  cfg.blockDim = dim3(kThreads);
-  cfg.dynamicSmemBytes = static_cast<std::size_t>(smem);
-  cfg.attrs = &attr;
-  cfg.numAttrs = 1;
+  ClusterLaunch launch = ClusterLaunch::with_dims(dim3(static_cast<unsigned>(c.ctas)), dim3(kThreads),
+                                                  static_cast<std::size_t>(smem), nullptr,
+                                                  dim3(static_cast<unsigned>(c.cluster), 1, 1));
   const uint32_t stages = static_cast<uint32_t>(c.stages);
   // The first launch warms L2 (and the clocks); the second is the one recorded.
-  for (int launch = 0; launch < 2; ++launch) {
-    GEMMSCOPE_PROBE_CUDA(cudaLaunchKernelEx(&cfg, tma_stream, map, c.box_rows, stages, k_blocks, groups, distinct_k,
-                                            static_cast<uint32_t>(c.boxes), static_cast<uint32_t>(c.producers), c.split,
-                                            start.get(), end.get(), cycles.get(), timeouts.get()));
+  for (int round = 0; round < 2; ++round) {
+    GEMMSCOPE_PROBE_CUDA(launch.launch(tma_stream, map, c.box_rows, stages, k_blocks, groups, distinct_k,
+                                       static_cast<uint32_t>(c.boxes), static_cast<uint32_t>(c.producers), c.split,
+                                       start.get(), end.get(), cycles.get(), timeouts.get()));
     GEMMSCOPE_PROBE_LAUNCHED();
   }
   const std::vector<uint64_t> t0 = start.download(), t1 = end.download(), cyc = cycles.download();

@@ -335,8 +335,8 @@ ModelledTime modelled_time(const KernelConfig& c, const Shape& user, int sm_coun
   // what that traffic costs per SM, set from the H200 (2026-11-29, the runs kept at
   // `c863024`, docs/experiments.md): stream-K over 128 tiles of 128 x 256 at
   // 2048x4096x4096 lost ~20 us to whole tiles, about 4 partials of 128 KiB per SM.
-  // kSmBytes, kHbm, kTileOverheadUs, kFillBytes and kTieShare (and the partials in the
-  // HBM floor) were fitted to every candidate's time on the 37 synthetic shapes of
+  // kModelSmLoadRate, kHbm, kTileOverheadUs, kFillBytes and kTieShare (and the partials
+  // in the HBM floor) were fitted to every candidate's time on the 37 synthetic shapes of
   // bench/shapes/calibration.csv (H200, 2026-12-04; bench/results/calibration), keeping
   // every ranking of HeuristicRanksAsMeasured: the model's pick there ran at
   // 0.980 of the fastest candidate's speed (geomean), where the constants before gave
@@ -346,8 +346,7 @@ ModelledTime modelled_time(const KernelConfig& c, const Shape& user, int sm_coun
   // they ran slower than whole on 7 of the 34 small-M calibration shapes where 1.0 split
   // them (the heuristic's picks: 1.026 -> 1.031 of cuBLAS there, the same picks on the
   // other calibration shapes; H100, 2026-12-05; bench/results/calibration).
-  constexpr double kSmFlops = 6.0e12, kSmBytes = kModelSmLoadRate, kHbm = 3.5e12, kTileOverheadUs = 0.5,
-                   kFixupUs = 2.5, kPartialBytes = 25e9;
+  constexpr double kSmFlops = 6.0e12, kHbm = 3.5e12, kTileOverheadUs = 0.5, kFixupUs = 2.5, kPartialBytes = 25e9;
   // At small M most configurations sit on the HBM floor: the tie goes to the one whose
   // tiles alone would finish soonest (kTieShare of their time is added to the floor).
   constexpr double kTieShare = 0.01;
@@ -383,7 +382,7 @@ ModelledTime modelled_time(const KernelConfig& c, const Shape& user, int sm_coun
       c.cluster_n > 1 && s.m % c.bm != 0 ? static_cast<double>(c.bm - s.m % c.bm) / c.cluster_n : 0.0;
   auto tile_us = [&](double k) {
     const double flops = 2.0 * c.bm * c.bn * k;
-    return std::max(flops / (kSmFlops * eff_n * eff_m), cta_bytes_per_k * k / kSmBytes) / eff_load * 1e6 +
+    return std::max(flops / (kSmFlops * eff_n * eff_m), cta_bytes_per_k * k / kModelSmLoadRate) / eff_load * 1e6 +
            kTileOverheadUs + filled_rows * k * 2 / kFillBytes * 1e6;
   };
   const double partial_us = static_cast<double>(c.bm) * c.bn * 4 / kPartialBytes * 1e6;  // one partial, one way
