@@ -9,6 +9,7 @@
 #include <set>
 #include <string>
 
+#include "common/cluster_launch.cuh"
 #include "probe_cuda.cuh"
 
 namespace gemmscope::probes {
@@ -37,31 +38,19 @@ struct Launched {
 };
 
 // A launch of `clusters` clusters of `cluster_size` CTAs (1-D) with `smem_bytes` of
-// dynamic shared memory each; `attr` holds the cluster shape the config points to.
-cudaLaunchConfig_t cluster_launch(int clusters, int cluster_size, int smem_bytes, cudaLaunchAttribute& attr) {
-  attr = cudaLaunchAttribute{};
-  attr.id = cudaLaunchAttributeClusterDimension;
-  attr.val.clusterDim.x = static_cast<unsigned>(cluster_size);
-  attr.val.clusterDim.y = 1;
-  attr.val.clusterDim.z = 1;
-  cudaLaunchConfig_t cfg{};
-  cfg.gridDim = dim3(static_cast<unsigned>(clusters * cluster_size));
-  cfg.blockDim = dim3(kThreads);
-  cfg.dynamicSmemBytes = static_cast<std::size_t>(smem_bytes);
-  cfg.attrs = &attr;
-  cfg.numAttrs = 1;
-  return cfg;
+// dynamic shared memory each: one configuration for the occupancy query and the launch.
+ClusterLaunch cluster_launch(int clusters, int cluster_size, int smem_bytes) {
+  return ClusterLaunch::with_dims(dim3(static_cast<unsigned>(clusters * cluster_size)), dim3(kThreads),
+                                  static_cast<std::size_t>(smem_bytes), nullptr,
+                                  dim3(static_cast<unsigned>(cluster_size), 1, 1));
 }
 
 Launched launch_clusters(int clusters, int cluster_size, int smem_bytes) {
   const int ctas = clusters * cluster_size;
   DeviceBuffer<uint64_t> start(static_cast<std::size_t>(ctas));
   DeviceBuffer<uint32_t> smid(static_cast<std::size_t>(ctas));
-  cudaLaunchAttribute attr;
-  const cudaLaunchConfig_t cfg = cluster_launch(clusters, cluster_size, smem_bytes, attr);
-  uint64_t* start_ptr = start.get();
-  uint32_t* smid_ptr = smid.get();
-  GEMMSCOPE_PROBE_CUDA(cudaLaunchKernelEx(&cfg, spin_and_record, start_ptr, smid_ptr));
+  ClusterLaunch launch = cluster_launch(clusters, cluster_size, smem_bytes);
+  GEMMSCOPE_PROBE_CUDA(launch.launch(spin_and_record, start.get(), smid.get()));
   GEMMSCOPE_PROBE_LAUNCHED();
   const std::vector<uint64_t> t = start.download();
   const std::vector<uint32_t> sm = smid.download();
@@ -75,10 +64,8 @@ Launched launch_clusters(int clusters, int cluster_size, int smem_bytes) {
 
 Json run_case(int cluster_size, int smem_bytes) {
   allow_dynamic_smem(spin_and_record, smem_bytes);
-  cudaLaunchAttribute attr;
-  const cudaLaunchConfig_t cfg = cluster_launch(1, cluster_size, smem_bytes, attr);
   int clusters = 0;
-  GEMMSCOPE_PROBE_CUDA(cudaOccupancyMaxActiveClusters(&clusters, spin_and_record, &cfg));
+  GEMMSCOPE_PROBE_CUDA(cluster_launch(1, cluster_size, smem_bytes).max_active_clusters(&clusters, spin_and_record));
   if (clusters < 1) throw ProbeError("cudaOccupancyMaxActiveClusters returned " + std::to_string(clusters));
   const Launched at_api = launch_clusters(clusters, cluster_size, smem_bytes);
   const Launched one_more = launch_clusters(clusters + 1, cluster_size, smem_bytes);
