@@ -64,8 +64,9 @@ struct Config {
   static constexpr uint32_t kScheduleReaders = (kClusterSize - 1) + kClusterSize * kConsumers * 128;
 
   static_assert(BK == 64 || BK == 128, "BK: one or two 128-byte swizzle rows");
-  static_assert((ClusterM == 1 || ClusterM == 2) && (ClusterN == 1 || ClusterN == 2 || ClusterN == 4),
-                "clusters of 1 or 2 CTAs along M and 1, 2 or 4 along N (at most 8, the portable cluster size)");
+  static_assert((ClusterM == 1 || ClusterM == 2 || ClusterM == 4) && (ClusterN == 1 || ClusterN == 2 || ClusterN == 4) &&
+                    ClusterM * ClusterN <= 8,
+                "clusters of 1, 2 or 4 CTAs along M and N, at most 8 (the portable cluster size)");
   static_assert(kConsumers == 1 || kConsumers == 2, "one or two consumer warpgroups");
   // A slice of R rows lands R x 128 bytes into the tile, a 128-byte boundary as TMA
   // asks; the 128B swizzle XORs absolute address bits (traces/hw/tma_swizzle.json,

@@ -287,7 +287,7 @@ std::vector<KernelConfig> candidates(const Shape& s, int sm_count) {
     // The swapped 64-row tile (decode) where one tile covers M only: at M = 47-90, two
     // or three swapped tiles along M ran at 0.77-0.97 of cuBLAS, 64-row tiles unswapped
     // at 0.98-1.05 (H100, 2026-12-05; bench/results/calibration).
-    if (base.swap_ab && base.bm == 64 && d.tiles_n > 1) continue;
+    if (base.swap_ab && base.bm == 64 && d.tiles_n > base.cluster_n) continue;
     std::vector<int> groups{0};
     if (d.units_m > 8) groups.push_back(8);
     // Split-K where the last wave is partial (fewer tiles than clusters, or a
@@ -369,8 +369,12 @@ ModelledTime modelled_time(const KernelConfig& c, const Shape& user, int sm_coun
   // bench/results/calibration, mid M). Where one cluster of them covers M (M <= 128
   // in 2x1) 0.85 stays: those shapes sit on the HBM floor, where the tie goes to the
   // shortest tiles, and there the 64-row tiles were the tuned picks (9 of the shipped
-  // cache's 12 at M = 128) and the small-M calibration's fastest.
-  const double eff_m = c.consumers >= 2 ? 1.0 : d.units_m > 1 ? 0.7 : 0.85;
+  // cache's 12 at M = 128) and the small-M calibration's fastest. Swapped, M runs
+  // along the kernel's N: 64 x 96 in 4x2 clusters covers M <= 192 with one cluster,
+  // its operand of M's rows multicast to four CTAs, and ran at 0.97-1.15 of cuBLAS
+  // at M = 137-190 where it fills 80-120 SMs (H100, 2026-12-06; docs/tuning.md).
+  const int64_t units_along_m = c.swap_ab ? d.units_n : d.units_m;
+  const double eff_m = c.consumers >= 2 ? 1.0 : units_along_m > 1 ? 0.7 : 0.85;
   // Bytes one CTA loads per element of K: its slice of A and of B (the rest arrives
   // by multicast).
   const double cta_bytes_per_k = (static_cast<double>(c.bm) / c.cluster_n + static_cast<double>(c.bn) / c.cluster_m) * 2;
@@ -419,11 +423,11 @@ ModelledTime modelled_time(const KernelConfig& c, const Shape& user, int sm_coun
   const double t = out.whole_us + out.cut_us;
   out.total_us = std::max(t, out.floor_us) + kTieShare * t;
   if (c.schedule == Schedule::Dynamic) out.total_us *= 1.01;
-  // The grouped order costs a little, except on the swapped decode tile: there the two
-  // orders ran level on average (221 pairs on the small-M calibration shapes), and the
+  // The grouped order costs a little, except on the swapped decode tile (1x1): there the
+  // two orders ran level on average (221 pairs on the small-M calibration shapes), and the
   // heuristic's picks with the grouped one ran at 1.037 of cuBLAS against 1.030 with
   // the plain one (H100, 2026-12-05; bench/results/calibration). Why is not known.
-  if (c.group != 0) out.total_us *= c.swap_ab && c.bm == 64 ? 0.97 : 1.005;
+  if (c.group != 0) out.total_us *= c.swap_ab && c.bm == 64 && c.cluster_size() == 1 ? 0.97 : 1.005;
   return out;
 }
 

@@ -43,7 +43,14 @@
 //            per box (the batched epilogue) lost: 128x256 s3, 128x224 s3 and
 //            128x168 s4 ran 1-4% slower than their twins on 12 shapes at M = 512
 //            to 8192 (H200, 2026-12-01; docs/experiments.md), so none is compiled
-//   CLUSTER_M  CTAs per cluster along M (2: the B tile is multicast to both)
+//   CLUSTER_M  CTAs per cluster along M (2 or 4: the B tile is multicast to all of
+//            them). 64 x 96 swapped in 4x2 is cuBLAS's kind of tile at M = 150-170
+//            (64 x 80 and 64 x 88 in 4x2, docs/tuning.md): M's rows, B here, go to four
+//            CTAs along N and N's to two along M, and two of its tiles cover M <= 192.
+//            It ran at 0.96-1.15 of cuBLAS at M = 137-190 where 8-15 clusters of 8
+//            fill the GPU, 0.63-0.96 at M <= 128 or past one wave (H100, 2026-12-06).
+//            64 x 80 in 4x2 ran level with it or slower at M <= 160, and 0.52-0.70
+//            above; 128 x 80 and 64 x 80 in 2x1 won no mid-M shape (docs/experiments.md)
 //   CLUSTER_N  CTAs per cluster along N (2: the A tile is multicast to both; for
 //            small M, where every N tile re-reads the same A rows). The kernel
 //            takes 2x2 and 2x4 too (A and B multicast, up to 8 CTAs): 64x128 in
@@ -128,4 +135,5 @@
   X(256, 144, 64, 4, 1, 1, 0, 0, 1)  \
   X(256, 160, 64, 4, 1, 1, 0, 0, 1)  \
   X(256, 128, 64, 4, 1, 1, 0, 0, 0)  \
-  X(64, 64, 128, 6, 1, 1, 0, 0, 1)
+  X(64, 64, 128, 6, 1, 1, 0, 0, 1)   \
+  X(64, 96, 64, 10, 4, 2, 0, 0, 1)

@@ -36,7 +36,7 @@ struct Mainloop {
   Storage& s;
   int consumer;
   uint32_t t;  // thread in the warpgroup
-  uint16_t peers;
+  uint16_t peers;  // the cluster CTAs that multicast into this one
   // Operand descriptors of stage 0, K offset 0, formed once: stage st, K offset kk
   // (elements) is desc_advance(d, st * stage bytes + stage_k_offset(rows, kk)); a
   // ping-pong warpgroup's second 64-row half of A is 64 rows of 128 bytes further
@@ -62,10 +62,17 @@ struct Mainloop {
   // no reconvergence point, dropped a __syncwarp() placed before the bar.sync as
   // redundant, and lane 0 reached the barrier alone: the ping-pong cut tiles hung
   // (seen in the SASS and by compute-sanitizer's synccheck).
+  // Up to two peers (clusters of 2), thread 0 arrives at each in turn; more, thread r
+  // arrives at peer r, all at once: from one thread in turn, 4x2 clusters (five peers)
+  // ran 11-18% slower (H100, 2026-12-06; CHANGELOG.md, version 7).
   __device__ __forceinline__ void release(uint32_t st) {
-    if (t == 0)
-      for (uint32_t r = 0; r < Cfg::kCluster.size(); ++r)
-        if (peers >> r & 1u) mbarrier_arrive_remote(&s.empty[st], r);
+    if constexpr (multicast_peer_count(Cfg::kCluster) <= 2) {
+      if (t == 0)
+        for (uint32_t r = 0; r < Cfg::kCluster.size(); ++r)
+          if (peers >> r & 1u) mbarrier_arrive_remote(&s.empty[st], r);
+    } else if (t < Cfg::kCluster.size() && (peers >> t & 1u)) {
+      mbarrier_arrive_remote(&s.empty[st], t);
+    }
   }
 
   // Ping-pong: whether the CTA's next unit is this warpgroup's.
