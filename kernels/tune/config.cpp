@@ -284,9 +284,10 @@ std::vector<KernelConfig> candidates(const Shape& s, int sm_count) {
     // one they did not (M = 520-2600, 154-676 tiles: 0.70-0.90 of cuBLAS against
     // 0.84-0.97 for the unswapped tiles; H200, 2026-12-04; bench/results/calibration).
     if (base.swap_ab && base.bm < 256 && tiles > slots) continue;
-    // The swapped 64-row tile (decode) where one tile covers M only: at M = 47-90, two
-    // or three swapped tiles along M ran at 0.77-0.97 of cuBLAS, 64-row tiles unswapped
-    // at 0.98-1.05 (H100, 2026-12-05; bench/results/calibration).
+    // Swapped 64-row tiles where one cluster covers M only: at M = 47-90, two or three
+    // swapped decode tiles (1x1) along M ran at 0.77-0.97 of cuBLAS, 64-row tiles
+    // unswapped at 0.98-1.05 (H100, 2026-12-05; bench/results/calibration); two tiles
+    // of 64 x 96 in one 4x2 cluster cover M <= 192.
     if (base.swap_ab && base.bm == 64 && d.tiles_n > base.cluster_n) continue;
     std::vector<int> groups{0};
     if (d.units_m > 8) groups.push_back(8);
@@ -371,8 +372,8 @@ ModelledTime modelled_time(const KernelConfig& c, const Shape& user, int sm_coun
   // shortest tiles, and there the 64-row tiles were the tuned picks (9 of the shipped
   // cache's 12 at M = 128) and the small-M calibration's fastest. Swapped, M runs
   // along the kernel's N: 64 x 96 in 4x2 clusters covers M <= 192 with one cluster,
-  // its operand of M's rows multicast to four CTAs, and ran at 0.97-1.15 of cuBLAS
-  // at M = 137-190 where it fills 80-120 SMs (H100, 2026-12-06; docs/tuning.md).
+  // its operand of M's rows multicast to four CTAs, and ran at 0.96-1.15 of cuBLAS
+  // at M = 137-190 where it fills 64-120 SMs (H100, 2026-12-06; CHANGELOG.md).
   const int64_t units_along_m = c.swap_ab ? d.units_n : d.units_m;
   const double eff_m = c.consumers >= 2 ? 1.0 : units_along_m > 1 ? 0.7 : 0.85;
   // Bytes one CTA loads per element of K: its slice of A and of B (the rest arrives

@@ -542,6 +542,14 @@ TEST(TuneConfig, HeuristicRanksAsMeasured) {
       {{181, 3328, 2304}, "128x64x64.s8.wg2.c2x1.static.g0.sk1", "64x128x64.s8.wg1.c2x1.static.g0.sk1"},
       // Where one cluster of 64-row tiles covers M, they stay ahead: 39.2 vs 52.3.
       {{112, 6656, 6912}, "64x128x64.s8.wg1.c2x1.static.g0.sk1", "128x64x64.s8.wg2.c2x1.static.g0.sk1"},
+      // 64 x 96 swapped in 4x2 clusters, where one cluster covers M (H100, 2026-12-06,
+      // us): it beats the picks before it at M = 150-165, 16.0 vs 20.3 and 17.1 vs 18.3;
+      // not past one wave of its clusters (16 of 15 at N = 4096), 14.5 vs 19.1, nor at
+      // M = 120, where a 64-row tile covers M unswapped, 13.4 vs 14.8.
+      {{150, 2816, 4096}, "64x96x64.swap.s10.wg1.c4x2.static.g0.sk1", "64x128x64.s8.wg1.c1x1.static.g0.sk2"},
+      {{165, 3584, 4096}, "64x96x64.swap.s10.wg1.c4x2.static.g0.sk1", "128x64x64.s8.wg2.c2x1.static.g0.sk1"},
+      {{160, 4096, 2560}, "128x64x64.s8.wg2.c2x1.static.g0.sk1", "64x96x64.swap.s10.wg1.c4x2.static.g0.sk1"},
+      {{120, 3584, 3072}, "64x64x128.s6.wg1.c2x1.static.g0.sk1", "64x96x64.swap.s10.wg1.c4x2.static.g0.sk1"},
   };
   for (const Measured& m : pairs) {
     const double fast = modelled_time_us(parse_config(m.faster), m.shape, 132);
