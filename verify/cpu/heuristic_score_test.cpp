@@ -133,6 +133,8 @@ TEST(HeuristicScore, ReadsAcrossFilesAndRefusesWhatIsNotOneSweepOfOneGpu) {
             "t.csv: line 3: gpu = 'H', where earlier rows are of 'G': score one GPU's times at a time");
   EXPECT_NE(refusal("kernel,m,n,k,median_ms\nauto,1,1,1,1\n").find("is not `gemmscope tune --times`'s"), std::string::npos);
   EXPECT_EQ(refusal(""), "t.csv: empty file: expected the CSV of `gemmscope tune --times`");
+  EXPECT_EQ(refusal(std::string("\x1f\x8b\x08\x08", 4) + "times.csv"),
+            "t.csv: gzip-compressed, not CSV text: decompress it first (gunzip -k, or zcat into a .csv)");
   std::string bad_ratio = row(s, c1, 1.0);
   bad_ratio.replace(bad_ratio.rfind(',') + 1, std::string::npos, "nan\n");
   EXPECT_EQ(refusal(h + bad_ratio), "t.csv: line 2: ratio_to_cublas = 'nan' must be a positive finite number");

@@ -18,6 +18,9 @@ std::vector<CsvRecord> read_csv_records(std::string_view text, const std::string
 
 void for_each_csv_record(std::string_view text, const std::string& name,
                          const std::function<void(const CsvRecord&)>& take) {
+  // gzip's magic bytes: the kept calibration times are .csv.gz.
+  if (text.size() >= 2 && text[0] == '\x1f' && text[1] == '\x8b')
+    throw std::invalid_argument(name + ": gzip-compressed, not CSV text: decompress it first (gunzip -k, or zcat into a .csv)");
   CsvRecord rec{{std::string()}, 1};
   int line = 1, quote_line = 0;
   bool in_quotes = false, was_quoted = false, any = false;
