@@ -371,9 +371,8 @@ ModelledTime modelled_time(const KernelConfig& c, const Shape& user, int sm_coun
   // in 2x1) 0.85 stays: those shapes sit on the HBM floor, where the tie goes to the
   // shortest tiles, and there the 64-row tiles were the tuned picks (9 of the shipped
   // cache's 12 at M = 128) and the small-M calibration's fastest. Swapped, M runs
-  // along the kernel's N: 64 x 96 in 4x2 clusters covers M <= 192 with one cluster,
-  // its operand of M's rows multicast to four CTAs, and ran at 0.96-1.15 of cuBLAS
-  // at M = 137-190 where it fills 64-120 SMs (H100, 2026-12-06; CHANGELOG.md).
+  // along the kernel's N: one 4x2 cluster of 64 x 96 covers M <= 192, and 0.85 ranks
+  // it as measured there (tune/instances.hpp, CLUSTER_M; HeuristicRanksAsMeasured).
   const int64_t units_along_m = c.swap_ab ? d.units_n : d.units_m;
   const double eff_m = c.consumers >= 2 ? 1.0 : units_along_m > 1 ? 0.7 : 0.85;
   // Bytes one CTA loads per element of K: its slice of A and of B (the rest arrives
