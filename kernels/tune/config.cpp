@@ -288,7 +288,7 @@ std::vector<KernelConfig> candidates(const Shape& s, int sm_count) {
     // swapped decode tiles (1x1) along M ran at 0.77-0.97 of cuBLAS, 64-row tiles
     // unswapped at 0.98-1.05 (H100, 2026-12-05; bench/results/calibration); two tiles
     // of 64 x 96 in one 4x2 cluster cover M <= 192.
-    if (base.swap_ab && base.bm == 64 && d.tiles_n > base.cluster_n) continue;
+    if (base.swap_ab && base.bm == 64 && d.units_n > 1) continue;
     std::vector<int> groups{0};
     if (d.units_m > 8) groups.push_back(8);
     // Split-K where the last wave is partial (fewer tiles than clusters, or a
