@@ -60,7 +60,13 @@
 //            128 x 256 in 2x2 (a third fewer L2 reads per flop than 2x1; 30 clusters of
 //            4 reach 120 SMs) won none of the 48 shapes in a tune: 0.89 of cuBLAS at
 //            512x4096x4096 against 0.97 for 128 x 128 in 2x1, and at M = 8192 no more work
-//            per SM than 2x1 (H200, 2026-12-01; docs/experiments.md)
+//            per SM than 2x1 (H200, 2026-12-01; docs/experiments.md). 128 x 80
+//            swapped in 2x4 is cuBLAS's kind of tile at M = 241-320 (128 x 72 in 2x4 at
+//            286x3072x8192, docs/tuning.md): four of its tiles along M cover 320 rows in
+//            one cluster. With each stage released to the peers at once it ran at 1.01
+//            and 1.22 of cuBLAS at 300x3328x6144 and 315x3584x3584, where `auto` ran 0.78
+//            at the first, and below the 64- and 128-row tiles at M = 210-270 or past
+//            one wave of its clusters (H200, 2026-12-06; docs/experiments.md)
 //   DYNAMIC  0: static persistent schedule; 1: atomic work counter
 //   PINGPONG 0: cooperative, the BM / 64 consumer warpgroups split every tile's rows;
 //            1: ping-pong (BM = 128), the two consumer warpgroups take whole tiles
@@ -136,4 +142,5 @@
   X(256, 160, 64, 4, 1, 1, 0, 0, 1)  \
   X(256, 128, 64, 4, 1, 1, 0, 0, 0)  \
   X(64, 64, 128, 6, 1, 1, 0, 0, 1)   \
-  X(64, 96, 64, 10, 4, 2, 0, 0, 1)
+  X(64, 96, 64, 10, 4, 2, 0, 0, 1)   \
+  X(128, 80, 64, 8, 2, 4, 0, 0, 1)

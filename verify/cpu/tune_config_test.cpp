@@ -550,6 +550,12 @@ TEST(TuneConfig, HeuristicRanksAsMeasured) {
       {{165, 3584, 4096}, "64x96x64.swap.s10.wg1.c4x2.static.g0.sk1", "128x64x64.s8.wg2.c2x1.static.g0.sk1"},
       {{160, 4096, 2560}, "128x64x64.s8.wg2.c2x1.static.g0.sk1", "64x96x64.swap.s10.wg1.c4x2.static.g0.sk1"},
       {{120, 3584, 3072}, "64x64x128.s6.wg1.c2x1.static.g0.sk1", "64x96x64.swap.s10.wg1.c4x2.static.g0.sk1"},
+      // 128 x 80 swapped in 2x4 clusters (H200, 2026-12-06, us): ahead of one wave of
+      // 64-row tiles at M = 300, 27.7 vs 36.0; behind them at M = 270, 33.9 vs 31.8, and
+      // behind 128 x 64 where three of its four tiles along M hold rows, 20.3 vs 19.1.
+      {{300, 3328, 6144}, "128x80x64.swap.s8.wg2.c2x4.static.g0.sk1", "64x128x64.s8.wg1.c1x1.static.g0.sk1"},
+      {{270, 2816, 8192}, "64x128x64.s8.wg1.c2x1.static.g0.sk1", "128x80x64.swap.s8.wg2.c2x4.static.g0.sk1"},
+      {{240, 3072, 4096}, "128x64x64.s8.wg2.c2x1.static.g0.sk1", "128x80x64.swap.s8.wg2.c2x4.static.g0.sk1"},
   };
   for (const Measured& m : pairs) {
     const double fast = modelled_time_us(parse_config(m.faster), m.shape, 132);
