@@ -5,18 +5,15 @@
 #include "bench/harness.hpp"
 #include "command.hpp"
 #include "options.hpp"
+#include "rule_operands.hpp"
 #include "gemmscope/kernel_registry.hpp"
 
 namespace {
 
 // A random shape the kernel's rules allow: as drawn, else with K (TMA's 16-byte row
-// stride), then N too (the TMA store's), rounded up to a multiple of 8. The rules are
-// asked with made-up, well-aligned operand addresses, never dereferenced.
+// stride), then N too (the TMA store's), rounded up to a multiple of 8.
 gemmscope::GemmShape shape_it_takes(const gemmscope::RunnableKernel& kernel, gemmscope::GemmShape s) {
-  constexpr uintptr_t kTiB = uintptr_t{1} << 40;
-  const gemmscope::GemmOperands aligned{reinterpret_cast<const gemmscope::bf16*>(kTiB),
-                                        reinterpret_cast<const gemmscope::bf16*>(2 * kTiB),
-                                        reinterpret_cast<gemmscope::bf16*>(3 * kTiB)};
+  const gemmscope::GemmOperands aligned = gemmscope::cli::rule_operands();
   auto up8 = [](int64_t x) { return (x + 7) / 8 * 8; };
   for (const gemmscope::GemmShape& t : {s, gemmscope::GemmShape{s.m, s.n, up8(s.k)},
                                         gemmscope::GemmShape{s.m, up8(s.n), up8(s.k)}})

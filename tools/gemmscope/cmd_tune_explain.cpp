@@ -12,21 +12,18 @@
 
 #ifdef GEMMSCOPE_CLI_KERNELS
 #include "gemmscope/kernel_registry.hpp"
+#include "rule_operands.hpp"
 #endif
 
 namespace {
 
 // What auto runs for e's shape where no k10 configuration does: the kernel registry's
 // own dispatch, as gemmscope::gemm would launch it on operands that meet every
-// alignment rule. The addresses are made up, compared and never dereferenced: C from
-// 256 ends below 2^63 for any M x N of sizes below 2^31, and A and B start at 2^63 and
-// past it, so no operand overlaps C. No GPU work (the registry asks the GPU's compute
+// alignment rule (rule_operands). No GPU work (the registry asks the GPU's compute
 // capability: on an sm_100 GPU auto may run sm100).
 void name_the_fallback(gemmscope::report::Explanation& e) {
 #ifdef GEMMSCOPE_CLI_KERNELS
-  const uintptr_t c = 256, a = uintptr_t{1} << 63, b = a + (uintptr_t{1} << 62);
-  const gemmscope::GemmOperands ops{reinterpret_cast<const gemmscope::bf16*>(a),
-                                    reinterpret_cast<const gemmscope::bf16*>(b), reinterpret_cast<gemmscope::bf16*>(c)};
+  const gemmscope::GemmOperands ops = gemmscope::cli::rule_operands();
   try {
     e.fallback = gemmscope::resolve_kernel("auto").dispatch({e.shape.m, e.shape.n, e.shape.k}, ops);
   } catch (const gemmscope::GemmError& err) {
