@@ -383,8 +383,12 @@ ModelledTime modelled_time(const KernelConfig& c, const Shape& user, int sm_coun
   const int64_t units_along_m = c.swap_ab ? d.units_n : d.units_m;
   const double eff_m = c.consumers >= 2 ? 1.0 : units_along_m > 1 ? 0.7 : 0.85;
   // Bytes one CTA loads per element of K: its slice of A and of B (the rest arrives
-  // by multicast).
-  const double cta_bytes_per_k = (static_cast<double>(c.bm) / c.cluster_n + static_cast<double>(c.bn) / c.cluster_m) * 2;
+  // by multicast). Where one tile covers the kernel's M or N, TMA loads the rows up to
+  // it only, rounded up to 8 (A's tail box, swapped B's b_rows; host/tunable.cpp).
+  const auto round8 = [](int64_t rows) { return static_cast<double>((rows + 7) / 8 * 8); };
+  const double a_rows = c.cluster_n == 1 && s.m < c.bm ? round8(s.m) : static_cast<double>(c.bm) / c.cluster_n;
+  const double b_rows = c.swap_ab && c.cluster_m == 1 && s.n < c.bn ? round8(s.n) : static_cast<double>(c.bn) / c.cluster_m;
+  const double cta_bytes_per_k = (a_rows + b_rows) * 2;
   // Small stages run slower, the whole tile (the model's compute or load bound alike)
   // waiting on them (load_efficiency).
   const double eff_load = load_efficiency(stage_bytes(c));
