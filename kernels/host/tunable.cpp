@@ -132,10 +132,10 @@ void launch_with(const InstanceFns& fns, const tune::KernelConfig& c, const Gemm
   Launch l{};
   const model::TmaBox box_a{static_cast<uint32_t>(c.bm / c.cluster_n), 64, 2, model::SwizzleMode::B128, 0};
   model::TmaBox box_b{static_cast<uint32_t>(c.bn / c.cluster_m), 64, 2, model::SwizzleMode::B128, 0};
-  if (c.swap_ab && c.cluster_m == 1 && ks.n < c.bn) {
+  if (const int64_t b_rows = tune::swapped_b_rows(c, ks); b_rows > 0) {
     // One tile covers M: B's box (A's rows) stops at M, rounded up to 8 (Problem::b_rows).
-    box_b.rows = static_cast<uint32_t>((ks.n + 7) / 8 * 8);
-    l.prob.b_rows = static_cast<int>(box_b.rows);
+    box_b.rows = static_cast<uint32_t>(b_rows);
+    l.prob.b_rows = static_cast<int>(b_rows);
   }
   // The staging box (sm90::store_box_cols: 64, 32 or 16 columns): each row one span
   // of the swizzle, the 128B, 64B or 32B one, as the kernel's sw128_offset /
@@ -150,10 +150,9 @@ void launch_with(const InstanceFns& fns, const tune::KernelConfig& c, const Gemm
                                         : model::TmaBox{64, store_cols, 2, store_swizzle, 0};
   l.map_a = tensor_map(kernel_a, ks.m, ks.k, box_a);
   l.map_a_tail = l.map_a;
-  if (c.cluster_n == 1 && ks.m % c.bm != 0) {
+  if (const int64_t tail_rows = tune::a_tail_rows(c, ks); tail_rows > 0) {
     // The last row of tiles runs past M: its CTAs load only the rows up to M (rounded
     // up to whole 8-row swizzle atoms), and CTAs wholly past M none (Problem::a_rows).
-    const int64_t tail_rows = std::min<int64_t>(c.bm, (ks.m % c.bm + 7) / 8 * 8);
     model::TmaBox box_tail = box_a;
     box_tail.rows = static_cast<uint32_t>(tail_rows);
     l.map_a_tail = tensor_map(kernel_a, ks.m, ks.k, box_tail);

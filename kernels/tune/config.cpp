@@ -225,6 +225,19 @@ bool evict_first_b(const KernelConfig& c, const Shape& user, int64_t l2_bytes) {
   return decompose(c, user).units_m == 1 && b_bytes <= kEvictFirstBMaxL2s * l2_bytes;
 }
 
+namespace {
+int64_t round_up_8(int64_t rows) { return (rows + 7) / 8 * 8; }
+}  // namespace
+
+int64_t a_tail_rows(const KernelConfig& c, const Shape& kernel) {
+  if (c.cluster_n != 1 || kernel.m % c.bm == 0) return 0;
+  return std::min<int64_t>(c.bm, round_up_8(kernel.m % c.bm));
+}
+
+int64_t swapped_b_rows(const KernelConfig& c, const Shape& kernel) {
+  return c.swap_ab && c.cluster_m == 1 && kernel.n < c.bn ? round_up_8(kernel.n) : 0;
+}
+
 SplitPlan split_plan(const KernelConfig& c, const Shape& s, int64_t workers) {
   const Decomposition d = decompose(c, s);
   SplitPlan p;
@@ -384,10 +397,11 @@ ModelledTime modelled_time(const KernelConfig& c, const Shape& user, int sm_coun
   const double eff_m = c.consumers >= 2 ? 1.0 : units_along_m > 1 ? 0.7 : 0.85;
   // Bytes one CTA loads per element of K: its slice of A and of B (the rest arrives
   // by multicast). Where one tile covers the kernel's M or N, TMA loads the rows up to
-  // it only, rounded up to 8 (A's tail box, swapped B's b_rows; host/tunable.cpp).
-  const auto round8 = [](int64_t rows) { return static_cast<double>((rows + 7) / 8 * 8); };
-  const double a_rows = c.cluster_n == 1 && s.m < c.bm ? round8(s.m) : static_cast<double>(c.bm) / c.cluster_n;
-  const double b_rows = c.swap_ab && c.cluster_m == 1 && s.n < c.bn ? round8(s.n) : static_cast<double>(c.bn) / c.cluster_m;
+  // it only (a_tail_rows, swapped_b_rows).
+  const int64_t tail = d.tiles_m == 1 ? a_tail_rows(c, s) : 0;
+  const int64_t short_b = swapped_b_rows(c, s);
+  const double a_rows = tail > 0 ? static_cast<double>(tail) : static_cast<double>(c.bm) / c.cluster_n;
+  const double b_rows = short_b > 0 ? static_cast<double>(short_b) : static_cast<double>(c.bn) / c.cluster_m;
   const double cta_bytes_per_k = (a_rows + b_rows) * 2;
   // Small stages run slower, the whole tile (the model's compute or load bound alike)
   // waiting on them (load_efficiency).

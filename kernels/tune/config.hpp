@@ -153,6 +153,15 @@ Decomposition decompose(const KernelConfig& c, const Shape& s);
 inline constexpr int64_t kEvictFirstBMaxL2s = 5;
 bool evict_first_b(const KernelConfig& c, const Shape& s, int64_t l2_bytes);
 
+// Rows TMA loads short of a whole box, on the kernel's shape (kernel_shape), so that no
+// rows past M are filled; 0 where the box is whole. A's tail: the last row of tiles runs
+// past the kernel's M and A is not multicast along N: its CTAs load the rows up to M,
+// rounded up to 8 (Problem::a_tail_rows). Swapped B: one tile covers the kernel's N (the
+// user's M) and B is not multicast along M: the rows up to N, rounded up to 8
+// (Problem::b_rows).
+int64_t a_tail_rows(const KernelConfig& c, const Shape& kernel);
+int64_t swapped_b_rows(const KernelConfig& c, const Shape& kernel);
+
 // Split-K as the kernel schedules it, given how many clusters are resident
 // (`workers`). With T work tiles and S = splits > 1:
 //   T < workers:       every tile is split (data-parallel part empty);
