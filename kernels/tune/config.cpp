@@ -327,6 +327,33 @@ std::vector<KernelConfig> candidates(const Shape& s, int sm_count) {
   return out;
 }
 
+namespace {
+
+// The bytes of A and B that one wave of work tiles touches: the rows of A and columns of
+// B it spans, times K. Along M (band = units_m) a wave walks down M first; grouped, down
+// a band of `band` rows first.
+double wave_footprint_bytes(const KernelConfig& c, const Shape& kernel, const Decomposition& d, int64_t wave,
+                            int64_t band) {
+  const int64_t rows = std::min({d.units_m, wave, std::max(band, ceil_div(wave, d.units_n))});
+  const int64_t cols = std::min(d.units_n, ceil_div(wave, band));
+  const int64_t a_rows = std::min(rows * c.cluster_m * c.bm, kernel.m);
+  const int64_t b_rows = std::min(cols * c.cluster_n * c.bn, kernel.n);
+  return static_cast<double>(a_rows + b_rows) * static_cast<double>(kernel.k) * 2;
+}
+
+}  // namespace
+
+bool grouped_order_pays(const KernelConfig& c, const Shape& user, int sm_count) {
+  if (c.group == 0) return false;
+  const Decomposition d = decompose(c, user);
+  const int64_t tiles = d.units_m * d.units_n, slots = cluster_slots(c, sm_count);
+  if (tiles <= slots) return false;
+  const Shape s = kernel_shape(c, user);
+  const double along_m = wave_footprint_bytes(c, s, d, slots, d.units_m);
+  const double grouped = wave_footprint_bytes(c, s, d, slots, std::min<int64_t>(c.group, d.units_m));
+  return along_m > kL2KeptBytes && grouped < along_m;
+}
+
 double load_efficiency(int64_t stage_bytes) {
   // On the H200's 12 M = 128 shapes (geomean), against the same tile with stages of two
   // k-blocks (BK = 128), stages of 16 KiB ran at 0.77 of its speed, of 20 KiB at 0.90
@@ -452,7 +479,12 @@ ModelledTime modelled_time(const KernelConfig& c, const Shape& user, int sm_coun
   // two orders ran level on average (221 pairs on the small-M calibration shapes), and the
   // heuristic's picks with the grouped one ran at 1.037 of cuBLAS against 1.030 with
   // the plain one (H100, 2026-12-05; bench/results/calibration). Why is not known.
-  if (c.group != 0) out.total_us *= c.swap_ab && c.bm == 64 && c.cluster_size() == 1 ? 0.97 : 1.005;
+  // Where a wave along M touches more of A and B than L2 keeps, and a grouped wave
+  // less, the grouped order gains (grouped_order_pays).
+  if (c.group != 0)
+    out.total_us *= c.swap_ab && c.bm == 64 && c.cluster_size() == 1 ? 0.97
+                    : grouped_order_pays(c, user, sm_count)          ? 0.985
+                                                                     : 1.005;
   return out;
 }
 

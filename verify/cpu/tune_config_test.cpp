@@ -561,6 +561,12 @@ TEST(TuneConfig, HeuristicRanksAsMeasured) {
       // (H100, 2026-12-05; bench/results/calibration, us): 45.3 vs 50.2 and 49.4.
       {{3, 4608, 12800}, "64x64x128.swap.s6.wg1.c1x1.static.g8.sk1", "64x64x128.swap.s6.wg1.c1x1.static.g8.sk3"},
       {{3, 4608, 12800}, "64x64x128.swap.s6.wg1.c1x1.static.g8.sk1", "64x128x64.s8.wg1.c1x1.static.g0.sk3"},
+      // The grouped order where a wave along M touches more of A and B than L2 keeps
+      // (bench/results/calibration, us, H100 and H200): ahead at 7013 rows, 190.0 vs
+      // 210.9 and 186.6 vs 196.2; behind where a grouped wave touches more, 150.8 vs
+      // 125.5 and 127.5 vs 121.0.
+      {{7013, 4352, 2304}, "128x192x64.s4.wg2.c2x1.static.g8.sk1", "128x192x64.s4.wg2.c2x1.static.g0.sk1"},
+      {{2077, 4352, 4864}, "128x192x64.s4.wg2.c1x1.static.g0.sk1", "128x192x64.s4.wg2.c1x1.static.g8.sk1"},
   };
   for (const Measured& m : pairs) {
     const double fast = modelled_time_us(parse_config(m.faster), m.shape, 132);
