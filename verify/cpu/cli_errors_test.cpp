@@ -529,7 +529,7 @@ TEST_F(CliErrors, TuneExplain) {
   // two ties are printed past --top 1, and nothing else is.
   const std::string printed = run_cli_stdout({"tune", "explain", "4096x4096x4096", "--top", "1"});
   EXPECT_NE(printed.find("4096x4096x4096 on 132 SMs: "), std::string::npos) << printed;
-  EXPECT_NE(printed.find("     3  128x256x64.s4.wg2.c1x2.static.g0.sk1"), std::string::npos) << printed;
+  EXPECT_NE(printed.find("     3  128x256x64.s4.wg2.c1x2.static.g8.sk1"), std::string::npos) << printed;
   EXPECT_EQ(printed.find("     4  "), std::string::npos) << printed;
   EXPECT_NE(printed.find("2 configurations tie with the pick"), std::string::npos) << printed;
 
