@@ -344,7 +344,7 @@ double wave_footprint_bytes(const KernelConfig& c, const Shape& kernel, const De
 }  // namespace
 
 bool grouped_order_pays(const KernelConfig& c, const Shape& user, int sm_count) {
-  if (c.group == 0) return false;
+  if (c.group == 0 || c.cluster_m < 2) return false;
   const Decomposition d = decompose(c, user);
   const int64_t tiles = d.units_m * d.units_n, slots = cluster_slots(c, sm_count);
   if (tiles <= slots) return false;

@@ -217,15 +217,17 @@ struct ModelledTime {
   bool on_floor() const { return floor_us >= whole_us + cut_us; }
 };
 ModelledTime modelled_time(const KernelConfig& c, const Shape& s, int sm_count);
-// Whether the model rates c's grouped tile order above the order along M: its work tiles
-// take more than one wave, and the A rows and B columns one wave touches (times K) come
-// to more than kL2KeptBytes along M and to less grouped. Along M, a wave walks all of
-// A's rows for a few columns of B and the next wave reads A again. The same
-// configurations with group 8 against group 0 on the calibration shapes with more than
-// one wave, the six fastest pairs of each (H100 and H200, 2026-12-04 to -06;
-// bench/results/calibration): 1.021 of the plain order's speed where this holds (43
-// pairs, lowest 0.934), 0.943 where not (63, lowest 0.598). Split at 20, 25, 35 or 40
-// MB the two sides were closer. Both GPUs have 50 MB of L2.
+// Whether the model rates c's grouped tile order above the order along M: c's clusters
+// span M (B multicast along M), its work tiles take more than one wave, and the A rows
+// and B columns one wave touches (times K) come to more than kL2KeptBytes along M and
+// to less grouped. Along M, a wave walks all of A's rows for a few columns of B, and
+// the next wave reads A again. The same configurations with group 8 against group 0 on
+// the calibration shapes with more than one wave, the six fastest pairs of each (H100
+// and H200, 2026-12-04 to -06; bench/results/calibration): 1.039 of the plain order's
+// speed where this holds (29 pairs, lowest 1.004); where the footprint rule holds on
+// 1x1 and 1x2 clusters 0.984 (14 pairs; why is not known), elsewhere 0.914 (1x1, 1x2)
+// and 1.003 (2x1). Split at 20, 25, 35 or 40 MB the sides were closer. Both GPUs have
+// 50 MB of L2.
 inline constexpr double kL2KeptBytes = 30e6;
 bool grouped_order_pays(const KernelConfig& c, const Shape& s, int sm_count);
 // The rate (bytes/s) at which the model's tiles load from L2 into one SM, stages of
