@@ -483,7 +483,7 @@ ModelledTime modelled_time(const KernelConfig& c, const Shape& user, int sm_coun
   // less, the grouped order gains (grouped_order_pays).
   if (c.group != 0)
     out.total_us *= c.swap_ab && c.bm == 64 && c.cluster_size() == 1 ? 0.97
-                    : grouped_order_pays(c, user, sm_count)          ? 0.985
+                    : grouped_order_pays(c, user, sm_count)          ? 0.995
                                                                      : 1.005;
   return out;
 }

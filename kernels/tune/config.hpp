@@ -227,7 +227,9 @@ ModelledTime modelled_time(const KernelConfig& c, const Shape& s, int sm_count);
 // speed where this holds (29 pairs, lowest 1.004); where the footprint rule holds on
 // 1x1 and 1x2 clusters 0.984 (14 pairs; why is not known), elsewhere 0.914 (1x1, 1x2)
 // and 1.003 (2x1). Split at 20, 25, 35 or 40 MB the sides were closer. Both GPUs have
-// 50 MB of L2.
+// 50 MB of L2. modelled_time credits it 0.5%, enough to rank it above the plain order
+// of the same tile: at 1.5% it moved a tile choice the calibration does not rank, and
+// the tile it moved to ran 6% slower (docs/tuning.md).
 inline constexpr double kL2KeptBytes = 30e6;
 bool grouped_order_pays(const KernelConfig& c, const Shape& s, int sm_count);
 // The rate (bytes/s) at which the model's tiles load from L2 into one SM, stages of
