@@ -504,6 +504,21 @@ TEST(TuneConfig, CandidatesOfferStreamKWhereTheLastWaveIsPartial) {
 // The heuristic against what the GPUs measured (H200 unless a pair says otherwise;
 // docs/experiments.md): where one configuration ran clearly faster than another on
 // the same shape, the model must rank it faster too.
+// The grouped order is credited only where it changes what a wave touches: at 7013 rows
+// one wave of 2x1 clusters of 128 x 192 along M spans all 7013 rows of A and three
+// columns of B (35 MB), a band of 8 work rows 2048 rows and nine columns (17 MB). A grid one
+// work tile wide walks the same tiles in either order; one wave has nothing to reuse;
+// and 1x1 clusters ran no faster grouped (grouped_order_pays).
+TEST(TuneConfig, GroupedOrderCreditFollowsWhatAWaveTouches) {
+  const KernelConfig grouped = parse_config("128x192x64.s4.wg2.c2x1.static.g8.sk1");
+  EXPECT_TRUE(grouped_order_pays(grouped, {7013, 4352, 2304}, 132));
+  EXPECT_FALSE(grouped_order_pays(parse_config("128x192x64.s4.wg2.c2x1.static.g0.sk1"), {7013, 4352, 2304}, 132));
+  EXPECT_FALSE(grouped_order_pays(parse_config("128x192x64.s4.wg2.c1x1.static.g8.sk1"), {7013, 4352, 2304}, 132));
+  EXPECT_FALSE(grouped_order_pays(grouped, {32768, 192, 4096}, 132));  // one work tile wide
+  EXPECT_FALSE(grouped_order_pays(grouped, {4096, 768, 8192}, 132));   // 64 work tiles, one wave
+  EXPECT_FALSE(grouped_order_pays(grouped, {2600, 6656, 1024}, 132));  // a wave touches 8 MB
+}
+
 TEST(TuneConfig, HeuristicRanksAsMeasured) {
   struct Measured {
     Shape shape;
@@ -562,9 +577,9 @@ TEST(TuneConfig, HeuristicRanksAsMeasured) {
       {{3, 4608, 12800}, "64x64x128.swap.s6.wg1.c1x1.static.g8.sk1", "64x64x128.swap.s6.wg1.c1x1.static.g8.sk3"},
       {{3, 4608, 12800}, "64x64x128.swap.s6.wg1.c1x1.static.g8.sk1", "64x128x64.s8.wg1.c1x1.static.g0.sk3"},
       // The grouped order where a wave along M touches more of A and B than L2 keeps
-      // (bench/results/calibration, us, H100 and H200): ahead at 7013 rows, 190.0 vs
-      // 210.9 and 186.6 vs 196.2; behind where a grouped wave touches more, 150.8 vs
-      // 125.5 and 127.5 vs 121.0.
+      // (bench/results/calibration, us, H100 and H200): ahead at 7013 rows in 2x1, 190.0
+      // vs 210.9 and 186.6 vs 196.2; behind in 1x1, where a grouped wave touches more too,
+      // 150.8 vs 125.5 and 127.5 vs 121.0.
       {{7013, 4352, 2304}, "128x192x64.s4.wg2.c2x1.static.g8.sk1", "128x192x64.s4.wg2.c2x1.static.g0.sk1"},
       {{2077, 4352, 4864}, "128x192x64.s4.wg2.c1x1.static.g0.sk1", "128x192x64.s4.wg2.c1x1.static.g8.sk1"},
   };
