@@ -41,6 +41,11 @@ __device__ __forceinline__ void stmatrix_x4_trans(uint32_t smem_row_address, uin
                "r"(r0), "r"(r1), "r"(r2), "r"(r3)
                : "memory");
 }
+__device__ __forceinline__ void stmatrix_x2_trans(uint32_t smem_row_address, uint32_t r0, uint32_t r1) {
+  asm volatile("stmatrix.sync.aligned.m8n8.x2.trans.shared.b16 [%0], {%1, %2};\n" ::"r"(smem_row_address), "r"(r0),
+               "r"(r1)
+               : "memory");
+}
 __device__ __forceinline__ void stmatrix_x1(uint32_t smem_row_address, uint32_t r0) {
   asm volatile("stmatrix.sync.aligned.m8n8.x1.shared.b16 [%0], {%1};\n" ::"r"(smem_row_address), "r"(r0) : "memory");
 }

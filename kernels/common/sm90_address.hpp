@@ -186,6 +186,12 @@ GEMMSCOPE_HD constexpr StmatrixRow stmatrix_x4_trans_row(uint32_t warp, uint32_t
   const uint32_t q = lane / 8u;
   return StmatrixRow{8u * (2u * col_block_pair + q / 2u) + lane % 8u, 16u * warp + (q & 1u) * 8u};
 }
+// stmatrix.x2.trans of 8-column block `block` alone (the last, odd block of a
+// transposed box): matrices 0 and 1 hold tile rows 16 warp.. and 16 warp + 8..;
+// lanes 0-15 give the addresses, lane l row l % 8 of matrix l / 8.
+GEMMSCOPE_HD constexpr StmatrixRow stmatrix_x2_trans_row(uint32_t warp, uint32_t lane, uint32_t block) {
+  return StmatrixRow{8u * block + lane % 8u, 16u * warp + ((lane / 8u) & 1u) * 8u};
+}
 // stmatrix.x2 of one 8-column block (the last, odd block of a plain_offset box):
 // matrices 0 and 1 are rows 0-7 and 8-15 of the warp's 16, from the block's
 // accumulator registers 0-1 and 2-3; lanes 0-15 give the row addresses (lanes

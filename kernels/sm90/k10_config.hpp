@@ -75,8 +75,8 @@ struct Config {
   static_assert(BN % ClusterM == 0, "B slices of whole rows");
   static_assert((BM / ClusterN) % 8 == 0, "A slices are whole 8-row swizzle atoms");
   static_assert(BN % kStoreCols == 0, "whole store boxes");
-  static_assert(!SwapAB || (BN % 16 == 0 && !PingPong),
-                "swapped operands: transposed boxes of whole 16-column pairs, cooperative consumers");
+  static_assert(!SwapAB || (BN % 8 == 0 && !PingPong),
+                "swapped operands: transposed boxes of whole 8-column blocks, cooperative consumers");
   static_assert(kProducerRegisters * 128 + kConsumerRegisters * 128 * kConsumers <= 65536, "register file");
 };
 

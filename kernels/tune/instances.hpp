@@ -66,7 +66,10 @@
 //            one cluster. With each stage released to the peers at once it ran at 1.01
 //            and 1.22 of cuBLAS at 300x3328x6144 and 315x3584x3584, where `auto` ran 0.78
 //            at the first, and below the 64- and 128-row tiles at M = 210-270 or past
-//            one wave of its clusters (H200, 2026-12-06; docs/experiments.md)
+//            one wave of its clusters (H200, 2026-12-06; docs/experiments.md). 128 x 72
+//            in 2x4 covers M <= 288 in four tiles: at M = 262-286 (N = 3072, 3584) it ran
+//            4-7% faster than 128 x 80 (H100, 2026-12-07); 128 x 64 and 128 x 56 in 2x4,
+//            for M = 170-250, lost to the tiles taken there (docs/experiments.md)
 //   DYNAMIC  0: static persistent schedule; 1: atomic work counter
 //   PINGPONG 0: cooperative, the BM / 64 consumer warpgroups split every tile's rows;
 //            1: ping-pong (BM = 128), the two consumer warpgroups take whole tiles
@@ -86,9 +89,9 @@
 //            (H200, 2026-11-30; docs/experiments.md)
 //   SWAP     0: C = A·Bᵀ as given; 1: the operands swapped, Cᵀ = B·Aᵀ: the kernel's
 //            rows (BM) run along N and its columns (BN) along M, so a ragged M is
-//            cut in BN-wide steps of 16 instead of 64-row tiles, and the epilogue
+//            cut in BN-wide steps instead of 64-row tiles, and the epilogue
 //            writes each staging box transposed (stmatrix .trans) for C's own TMA
-//            store. BN a multiple of 16. 128 x 160 and 128 x 208 cut M = 777 into
+//            store. BN a multiple of 8. 128 x 160 and 128 x 208 cut M = 777 into
 //            800 and 832 rows, where 128-row tiles take 896. 64 x 64 with BK = 128
 //            is a decode tile (M up to 64): 64 rows of B per CTA, N / 64 CTAs each
 //            keeping 6 stages of 16 KiB of B in flight, where 64 x 128 in 2x1 keeps 8
@@ -143,4 +146,5 @@
   X(256, 128, 64, 4, 1, 1, 0, 0, 0)  \
   X(64, 64, 128, 6, 1, 1, 0, 0, 1)   \
   X(64, 96, 64, 10, 4, 2, 0, 0, 1)   \
-  X(128, 80, 64, 8, 2, 4, 0, 0, 1)
+  X(128, 80, 64, 8, 2, 4, 0, 0, 1)   \
+  X(128, 72, 64, 8, 2, 4, 0, 0, 1)

@@ -328,34 +328,46 @@ TEST(Sm90KernelsVsModel, PlainBoxEpiloguePlacesEveryAccumulator) {
 // k10 with swapped operands (C^T = B A^T) stores each box transposed: box b of a
 // warpgroup's 64 x N tile is C's tile columns b*cols.. as rows, its 64 tile rows as
 // each row's 64 columns, 128B-swizzled for C's TMA store. stmatrix.x4.trans of blocks
-// 2p, 2p+1 carries registers box_block_register(b, cols, 2p) + 2q + h; where .trans
-// puts them (model: fragment map with .trans, address-provider threads) at the
-// addresses the kernel gives (stmatrix_x4_trans_row, sw128_offset) must be where
-// the wgmma fragment map and the TMA box map (model::TmaBox) put that accumulator:
-// every accumulator once, for each swapped tile width.
+// 2p, 2p+1 carries registers box_block_register(b, cols, 2p) + 2q + h, and where a
+// box has an odd number of 8-column blocks (BN = 72: 24-row boxes; 136: 8-row ones)
+// stmatrix.x2.trans of the last block j carries box_block_register(b, cols, j) + 2q + h.
+// Where .trans puts them (model: fragment map with .trans, address-provider threads)
+// at the addresses the kernel gives (stmatrix_x4_trans_row, stmatrix_x2_trans_row,
+// sw128_offset) must be where the wgmma fragment map and the TMA box map
+// (model::TmaBox) put that accumulator: every accumulator once, for each swapped
+// tile width.
 TEST(Sm90KernelsVsModel, TransposedBoxEpiloguePlacesEveryAccumulator) {
-  for (const uint32_t n : {64u, 128u, 160u, 208u}) {
-    const uint32_t cols = static_cast<uint32_t>(ks::store_box_cols(static_cast<int>(n)));
+  for (const uint32_t n : {64u, 72u, 80u, 128u, 136u, 160u, 208u}) {
+    const uint32_t cols = static_cast<uint32_t>(ks::store_box_cols(static_cast<int>(n))), blocks = cols / 8;
     const gm::TmaBox box_map{cols, 64, 2, gm::SwizzleMode::B128, 0};
     std::vector<int> written(kWgmmaM * n, 0);
+    // One stmatrix .trans of `count` matrices (4: blocks first_block and + 1; 2: first_block alone).
+    auto place = [&](uint32_t warp, uint32_t lane, uint32_t box, uint32_t count, uint32_t first_block,
+                     const std::function<ks::StmatrixRow(uint32_t)>& row_of) {
+      for (uint32_t q = 0; q < count; ++q)
+        for (uint32_t h = 0; h < 2; ++h) {
+          const auto e = gm::ldmatrix_element(count, true, lane, q, h);
+          const uint32_t provider = gm::ldmatrix_row_address_thread(count, e.matrix, e.row);
+          const ks::StmatrixRow at = row_of(provider);
+          const uint32_t byte = ks::sw128_offset(at.row, at.col) + 2 * e.col;
+          const int reg = ks::box_block_register(static_cast<int>(box), static_cast<int>(cols),
+                                                 static_cast<int>(first_block)) + static_cast<int>(2 * q + h);
+          const auto want = gm::wgmma_accumulator_cell(n, warp * 32 + lane, static_cast<uint32_t>(reg));
+          ASSERT_EQ(want.col / cols, box) << n << " warp " << warp << " lane " << lane << " reg " << reg;
+          ASSERT_EQ(byte, box_map.address(want.col % cols, want.row))
+              << n << " warp " << warp << " lane " << lane << " reg " << reg;
+          ++written[want.row * n + want.col];
+        }
+    };
     for (uint32_t warp = 0; warp < 4; ++warp)
       for (uint32_t box = 0; box < n / cols; ++box)
-        for (uint32_t lane = 0; lane < 32; ++lane)
-          for (uint32_t pair = 0; pair < cols / 16; ++pair)
-            for (uint32_t q = 0; q < 4; ++q)
-              for (uint32_t h = 0; h < 2; ++h) {
-                const auto e = gm::ldmatrix_element(4, true, lane, q, h);
-                const uint32_t provider = gm::ldmatrix_row_address_thread(4, e.matrix, e.row);
-                const ks::StmatrixRow at = ks::stmatrix_x4_trans_row(warp, provider, pair);
-                const uint32_t byte = ks::sw128_offset(at.row, at.col) + 2 * e.col;
-                const int reg = ks::box_block_register(static_cast<int>(box), static_cast<int>(cols),
-                                                       static_cast<int>(2 * pair)) + static_cast<int>(2 * q + h);
-                const auto want = gm::wgmma_accumulator_cell(n, warp * 32 + lane, static_cast<uint32_t>(reg));
-                ASSERT_EQ(want.col / cols, box) << n << " warp " << warp << " lane " << lane << " reg " << reg;
-                ASSERT_EQ(byte, box_map.address(want.col % cols, want.row))
-                    << n << " warp " << warp << " lane " << lane << " reg " << reg;
-                ++written[want.row * n + want.col];
-              }
+        for (uint32_t lane = 0; lane < 32; ++lane) {
+          for (uint32_t pair = 0; pair < blocks / 2; ++pair)
+            place(warp, lane, box, 4, 2 * pair, [&](uint32_t l) { return ks::stmatrix_x4_trans_row(warp, l, pair); });
+          if (blocks % 2 == 1)
+            place(warp, lane, box, 2, blocks - 1,
+                  [&](uint32_t l) { return ks::stmatrix_x2_trans_row(warp, l, blocks - 1); });
+        }
     for (int w : written) ASSERT_EQ(w, 1) << n;
   }
 }
@@ -368,7 +380,7 @@ TEST(Sm90KernelsVsModel, TransposedBoxEpiloguePlacesEveryAccumulator) {
 // wgmma descriptor of the whole tile reads them.
 TEST(Sm90KernelsVsModel, MidAtomBSlicesLandAsTheWholeTile) {
   const ks::ClusterShape cluster{2, 1};
-  for (const uint32_t bn : {168u, 176u, 128u}) {
+  for (const uint32_t bn : {168u, 176u, 128u, 72u}) {
     const uint64_t tile = 7 * 1024;  // a 1024-byte aligned stage
     const gm::TmaBox whole{bn, 64, 2, gm::SwizzleMode::B128, tile};
     std::vector<int> seen(bn * 64, 0);

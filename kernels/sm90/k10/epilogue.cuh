@@ -16,8 +16,8 @@
 //     between two tiles the tensor cores wait only for the packing (+0.3-1.2% on
 //     those tiles' multi-wave shapes on the H200).
 // Swapped operands (Cfg::kSwapAB, the kernel runs Cᵀ = B·Aᵀ): each box is staged
-// transposed by stmatrix .trans, kStoreCols rows of C by this warpgroup's 64 columns,
-// 128B-swizzled, and stored at C's row n0 + box * kStoreCols, column m0.
+// transposed by stmatrix .trans (x4 per pair of 8-column blocks, x2 for an odd last
+// one), kStoreCols rows of C by this warpgroup's 64 columns, 128B-swizzled, and stored at C's row n0 + box * kStoreCols, column m0.
 // box_seq counts the boxes a warpgroup has stored, across units: box i goes to
 // staging buffer i % kStagingBuffers, once the store that read that buffer last,
 // kStagingBuffers boxes back, has read it. (A count that restarted with each tile put
@@ -73,6 +73,13 @@ struct Epilogue {
         const StmatrixRow at = stmatrix_x4_trans_row(warp, lane, pair);
         const int r = box_block_register(box, kStoreCols, 2 * pair);
         ptx::stmatrix_x4_trans(staging + sw128_offset(at.row, at.col), word(r), word(r + 2), word(r + 4), word(r + 6));
+      }
+      if constexpr (kStoreCols / 8 % 2 == 1) {
+        // An odd 8-column block last (BN = 72: boxes of 24 rows): stmatrix.x2.trans.
+        constexpr int kLast = kStoreCols / 8 - 1;
+        const StmatrixRow at = stmatrix_x2_trans_row(warp, lane, kLast);
+        const int r = box_block_register(box, kStoreCols, kLast);
+        ptx::stmatrix_x2_trans(staging + sw128_offset(at.row, at.col), word(r), word(r + 2));
       }
     } else if constexpr (kStoreCols % 16 == 0) {
 #pragma unroll
