@@ -287,6 +287,25 @@ TEST(Sm90KernelsVsModel, EpilogueStmatrixIsConflictFreeInPlainBoxes) {
   EXPECT_EQ(control.wavefronts, 8 * control.ideal);
 }
 
+// One stmatrix (count = 4 or 2 matrices, .trans or not) of k10's epilogue of a
+// warpgroup's 64 x n tile, from box `box` of `cols` columns, blocks first_block on: for
+// each element it stores, visit(element in its matrix (model fragment map), the row
+// address its provider thread gives (row_of), the register, and where the wgmma
+// fragment map says that register's accumulator belongs).
+template <class Visit>
+void for_each_stored_accumulator(uint32_t n, uint32_t count, bool trans, uint32_t warp, uint32_t lane, uint32_t box,
+                                 uint32_t cols, uint32_t first_block,
+                                 const std::function<ks::StmatrixRow(uint32_t)>& row_of, Visit&& visit) {
+  for (uint32_t q = 0; q < count; ++q)
+    for (uint32_t h = 0; h < 2; ++h) {
+      const auto e = gm::ldmatrix_element(count, trans, lane, q, h);
+      const ks::StmatrixRow at = row_of(gm::ldmatrix_row_address_thread(count, e.matrix, e.row));
+      const int reg = ks::box_block_register(static_cast<int>(box), static_cast<int>(cols),
+                                             static_cast<int>(first_block)) + static_cast<int>(2 * q + h);
+      visit(e, at, reg, gm::wgmma_accumulator_cell(n, warp * 32 + lane, static_cast<uint32_t>(reg)));
+    }
+}
+
 // k10's unswizzled epilogue for BN = 168 (three 56-column boxes): the x4 of blocks
 // 2p, 2p+1 of box b carries registers box_block_register(b, 56, 2p) + 2q + h, the
 // x2 of block 6 box_block_register(b, 56, 6) + 2q + h. Where stmatrix puts them
@@ -298,18 +317,14 @@ TEST(Sm90KernelsVsModel, PlainBoxEpiloguePlacesEveryAccumulator) {
   std::vector<int> written(kWgmmaM * kN, 0);
   auto place = [&](uint32_t warp, uint32_t lane, uint32_t box, uint32_t count, uint32_t first_block,
                    const std::function<ks::StmatrixRow(uint32_t)>& row_of) {
-    for (uint32_t q = 0; q < count; ++q)
-      for (uint32_t h = 0; h < 2; ++h) {
-        const auto e = gm::ldmatrix_element(count, false, lane, q, h);
-        const uint32_t provider = gm::ldmatrix_row_address_thread(count, e.matrix, e.row);
-        const ks::StmatrixRow at = row_of(provider);
-        const int reg = ks::box_block_register(static_cast<int>(box), static_cast<int>(cols),
-                                               static_cast<int>(first_block)) + static_cast<int>(2 * q + h);
-        const auto want = gm::wgmma_accumulator_cell(kN, warp * 32 + lane, static_cast<uint32_t>(reg));
-        ASSERT_EQ(at.row, want.row) << "warp " << warp << " lane " << lane << " box " << box << " reg " << reg;
-        ASSERT_EQ(box * cols + at.col + e.col, want.col) << "warp " << warp << " lane " << lane << " reg " << reg;
-        ++written[want.row * kN + want.col];
-      }
+    for_each_stored_accumulator(kN, count, false, warp, lane, box, cols, first_block, row_of,
+                                [&](const auto& e, const ks::StmatrixRow& at, int reg, const auto& want) {
+                                  EXPECT_EQ(at.row, want.row) << "warp " << warp << " lane " << lane << " box " << box
+                                                              << " reg " << reg;
+                                  EXPECT_EQ(box * cols + at.col + e.col, want.col)
+                                      << "warp " << warp << " lane " << lane << " reg " << reg;
+                                  ++written[want.row * kN + want.col];
+                                });
   };
   for (uint32_t warp = 0; warp < 4; ++warp)
     for (uint32_t box = 0; box < kN / cols; ++box)
@@ -341,23 +356,17 @@ TEST(Sm90KernelsVsModel, TransposedBoxEpiloguePlacesEveryAccumulator) {
     const uint32_t cols = static_cast<uint32_t>(ks::store_box_cols(static_cast<int>(n))), blocks = cols / 8;
     const gm::TmaBox box_map{cols, 64, 2, gm::SwizzleMode::B128, 0};
     std::vector<int> written(kWgmmaM * n, 0);
-    // One stmatrix .trans of `count` matrices (4: blocks first_block and + 1; 2: first_block alone).
     auto place = [&](uint32_t warp, uint32_t lane, uint32_t box, uint32_t count, uint32_t first_block,
                      const std::function<ks::StmatrixRow(uint32_t)>& row_of) {
-      for (uint32_t q = 0; q < count; ++q)
-        for (uint32_t h = 0; h < 2; ++h) {
-          const auto e = gm::ldmatrix_element(count, true, lane, q, h);
-          const uint32_t provider = gm::ldmatrix_row_address_thread(count, e.matrix, e.row);
-          const ks::StmatrixRow at = row_of(provider);
-          const uint32_t byte = ks::sw128_offset(at.row, at.col) + 2 * e.col;
-          const int reg = ks::box_block_register(static_cast<int>(box), static_cast<int>(cols),
-                                                 static_cast<int>(first_block)) + static_cast<int>(2 * q + h);
-          const auto want = gm::wgmma_accumulator_cell(n, warp * 32 + lane, static_cast<uint32_t>(reg));
-          ASSERT_EQ(want.col / cols, box) << n << " warp " << warp << " lane " << lane << " reg " << reg;
-          ASSERT_EQ(byte, box_map.address(want.col % cols, want.row))
-              << n << " warp " << warp << " lane " << lane << " reg " << reg;
-          ++written[want.row * n + want.col];
-        }
+      for_each_stored_accumulator(n, count, true, warp, lane, box, cols, first_block, row_of,
+                                  [&](const auto& e, const ks::StmatrixRow& at, int reg, const auto& want) {
+                                    EXPECT_EQ(want.col / cols, box) << n << " warp " << warp << " lane " << lane
+                                                                    << " reg " << reg;
+                                    EXPECT_EQ(ks::sw128_offset(at.row, at.col) + 2 * e.col,
+                                              box_map.address(want.col % cols, want.row))
+                                        << n << " warp " << warp << " lane " << lane << " reg " << reg;
+                                    ++written[want.row * n + want.col];
+                                  });
     };
     for (uint32_t warp = 0; warp < 4; ++warp)
       for (uint32_t box = 0; box < n / cols; ++box)
