@@ -17,7 +17,8 @@
 //     those tiles' multi-wave shapes on the H200).
 // Swapped operands (Cfg::kSwapAB, the kernel runs Cᵀ = B·Aᵀ): each box is staged
 // transposed by stmatrix .trans (x4 per pair of 8-column blocks, x2 for an odd last
-// one), kStoreCols rows of C by this warpgroup's 64 columns, 128B-swizzled, and stored at C's row n0 + box * kStoreCols, column m0.
+// one), kStoreCols rows of C by this warpgroup's 64 columns, 128B-swizzled, and
+// stored at C's row n0 + box * kStoreCols, column m0.
 // box_seq counts the boxes a warpgroup has stored, across units: box i goes to
 // staging buffer i % kStagingBuffers, once the store that read that buffer last,
 // kStagingBuffers boxes back, has read it. (A count that restarted with each tile put
