@@ -319,9 +319,9 @@ TEST(Sm90KernelsVsModel, PlainBoxEpiloguePlacesEveryAccumulator) {
                    const std::function<ks::StmatrixRow(uint32_t)>& row_of) {
     for_each_stored_accumulator(kN, count, false, warp, lane, box, cols, first_block, row_of,
                                 [&](const auto& e, const ks::StmatrixRow& at, int reg, const auto& want) {
-                                  EXPECT_EQ(at.row, want.row) << "warp " << warp << " lane " << lane << " box " << box
+                                  ASSERT_EQ(at.row, want.row) << "warp " << warp << " lane " << lane << " box " << box
                                                               << " reg " << reg;
-                                  EXPECT_EQ(box * cols + at.col + e.col, want.col)
+                                  ASSERT_EQ(box * cols + at.col + e.col, want.col)
                                       << "warp " << warp << " lane " << lane << " reg " << reg;
                                   ++written[want.row * kN + want.col];
                                 });
@@ -360,9 +360,9 @@ TEST(Sm90KernelsVsModel, TransposedBoxEpiloguePlacesEveryAccumulator) {
                      const std::function<ks::StmatrixRow(uint32_t)>& row_of) {
       for_each_stored_accumulator(n, count, true, warp, lane, box, cols, first_block, row_of,
                                   [&](const auto& e, const ks::StmatrixRow& at, int reg, const auto& want) {
-                                    EXPECT_EQ(want.col / cols, box) << n << " warp " << warp << " lane " << lane
+                                    ASSERT_EQ(want.col / cols, box) << n << " warp " << warp << " lane " << lane
                                                                     << " reg " << reg;
-                                    EXPECT_EQ(ks::sw128_offset(at.row, at.col) + 2 * e.col,
+                                    ASSERT_EQ(ks::sw128_offset(at.row, at.col) + 2 * e.col,
                                               box_map.address(want.col % cols, want.row))
                                         << n << " warp " << warp << " lane " << lane << " reg " << reg;
                                     ++written[want.row * n + want.col];
