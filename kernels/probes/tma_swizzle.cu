@@ -127,7 +127,7 @@ Json run_case(const TmaCase& c) {
               {"barrier_completed", inf[2] == 1},
               {"dump_bytes", inf[3]},
               {"encode_result", 0},
-              {"smem_u16", std::vector<int>(d.begin(), d.end())}};
+              {"smem_u16", traces::golden_runs(std::vector<int64_t>(d.begin(), d.end()))}};
 }
 
 ProbeCase make_case(const TmaCase& c) {

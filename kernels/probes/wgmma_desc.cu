@@ -181,9 +181,9 @@ Json run_kernel(const WgmmaCase& c) {
   std::snprintf(hex, sizeof hex, "0x%016llx", (static_cast<unsigned long long>(inf[2]) << 32) | inf[1]);
   return Json{{"region_smem_address", inf[0]},
               {"descriptor", hex},
-              {"elem_offset_bytes", offsets},
-              {"d_low", raw_low},
-              {"d_high", raw_high}};
+              {"elem_offset_bytes", traces::golden_runs(offsets)},
+              {"d_low", traces::golden_runs(raw_low)},
+              {"d_high", traces::golden_runs(raw_high)}};
 }
 
 Json run_case(const WgmmaCase& c) {

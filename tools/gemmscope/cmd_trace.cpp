@@ -1,6 +1,7 @@
 // gemmscope trace: make, convert and compare shared-memory access traces
 // (docs/traces.md): the model's trace of a ladder kernel, a built-in bank pattern
-// as a trace, format conversion, and trace-vs-trace or trace-vs-model comparison.
+// as a trace, format conversion, and trace-vs-trace or trace-vs-model comparison;
+// and `trace compact`, a golden hardware trace (traces/hw/) rewritten with runs.
 // `gemmscope trace record` (the GPU) is in cmd_gpu_trace.cpp.
 #include <cstdio>
 #include <filesystem>
@@ -13,6 +14,7 @@
 #include "tune/text/output_file.hpp"
 #include "gemmscope/model/access_patterns.hpp"
 #include "gemmscope/traces/device_decode.hpp"
+#include "gemmscope/traces/golden.hpp"
 #include "gemmscope/traces/model_traces.hpp"
 #include "gemmscope/traces/trace.hpp"
 #include "trace_command.hpp"
@@ -110,6 +112,23 @@ struct ConvertArgs {
   Output out;
 };
 
+struct CompactArgs {
+  std::string in, out;
+};
+
+// Checked by compact_golden before anything is written; the file is replaced all or
+// nothing, so naming the input as the output loses nothing either.
+void compact(const CompactArgs& args) {
+  const traces::GoldenTrace before = traces::read_golden(args.in);
+  const traces::GoldenTrace after = traces::compact_golden(before);
+  const auto bytes_before = std::filesystem::file_size(args.in);
+  traces::write_golden_file(args.out, after);
+  std::fprintf(stderr, "wrote %s: %s, %zu cases, schema_version %d, %llu -> %llu bytes\n", args.out.c_str(),
+               after.probe.c_str(), after.cases.size(), after.schema_version,
+               static_cast<unsigned long long>(bytes_before),
+               static_cast<unsigned long long>(std::filesystem::file_size(args.out)));
+}
+
 struct CompareArgs {
   std::string a, b;
   bool model = false;
@@ -200,6 +219,16 @@ const Registration registration{"trace", [](CLI::App& root) {
   convert_cmd->add_option("input", c->in, "Trace file")->required();
   add_output(convert_cmd, c->out);
   convert_cmd->callback([c] { convert(c->in, c->out); });
+
+  auto g = std::make_shared<CompactArgs>();
+  CLI::App* compact_cmd = cmd->add_subcommand(
+      "compact",
+      "Rewrite a golden hardware trace (traces/hw/*.json) at the current schema with its long observation arrays "
+      "as runs; checked to read back to the same values before it is written");
+  compact_cmd->add_option("input", g->in, "Golden trace file")->required();
+  compact_cmd->add_option("-o,--out", g->out, "Output file (required; naming the input replaces it after the check)")
+      ->required();
+  compact_cmd->callback([g] { compact(*g); });
 
   auto k = std::make_shared<CompareArgs>();
   CLI::App* compare_cmd = cmd->add_subcommand(

@@ -1,8 +1,12 @@
 #include "gemmscope/traces/golden.hpp"
 
 #include <algorithm>
+#include <bit>
+#include <cmath>
+#include <limits>
 #include <set>
 #include <sstream>
+#include <type_traits>
 
 #include "strict_json.hpp"
 #include "tune/text/output_file.hpp"
@@ -59,11 +63,17 @@ std::string string_member(const json& obj, std::string_view key, const std::stri
   return v.get<std::string>();
 }
 
-// Pretty at object level, compact for arrays of scalars (observations are long
-// integer arrays; one element per line would make the files unreadable).
+bool is_runs_object(const json& value) { return value.is_object() && value.size() == 1 && value.contains("runs"); }
+
+// Pretty at object level, compact for arrays of scalars and for runs objects
+// (observations are long arrays; one element per line would make the files unreadable).
 void dump_compact(const json& value, std::ostringstream& out, int indent) {
   const std::string pad(indent, ' ');
   const std::string pad_in(indent + 2, ' ');
+  if (is_runs_object(value)) {
+    out << value.dump();
+    return;
+  }
   if (value.is_object()) {
     if (value.empty()) {
       out << "{}";
@@ -268,20 +278,33 @@ GoldenTrace read_golden(const std::filesystem::path& path) {
   return golden_from_json(doc, source);
 }
 
+namespace {
+
+std::string golden_text(const GoldenTrace& trace) {
+  std::ostringstream text;
+  dump_compact(to_json(trace), text, 0);
+  text << "\n";
+  return text.str();
+}
+
+}  // namespace
+
 std::filesystem::path write_golden(const std::filesystem::path& dir, const GoldenTrace& trace) {
   if (!valid_probe_name(trace.probe))
     throw GoldenError("probe = \"" + trace.probe + "\" must be 1..64 of letters, digits, '.', '_', '-'");
   std::filesystem::create_directories(dir);
   const std::filesystem::path path = dir / (trace.probe + ".json");
-  std::ostringstream text;
-  dump_compact(to_json(trace), text, 0);
-  text << "\n";
+  write_golden_file(path, trace);
+  return path;
+}
+
+void write_golden_file(const std::filesystem::path& path, const GoldenTrace& trace) {
+  const std::string text = golden_text(trace);
   try {
-    write_output_file(path.string(), text.str(), "golden trace");
+    write_output_file(path.string(), text, "golden trace");
   } catch (const OutputFileError& e) {
     throw GoldenError(path.string() + ": " + e.reason());
   }
-  return path;
 }
 
 std::vector<std::filesystem::path> list_golden_files(const std::filesystem::path& dir) {
@@ -318,10 +341,86 @@ std::string golden_string(const json& obj, std::string_view key, const std::stri
   return v.get<std::string>();
 }
 
+namespace {
+
+constexpr const char* kRunsForm = "{\"runs\": [[first, count, step], ...]}";
+
+// Value k of a number run. Value 0 is `first` itself (0 * step + first would turn
+// -0.0 into 0.0); fma rounds once, whatever the compiler contracts.
+double run_value(double first, double step, long long k) {
+  return k == 0 ? first : std::fma(static_cast<double>(k), step, first);
+}
+
+bool same_bits(double a, double b) { return std::bit_cast<uint64_t>(a) == std::bit_cast<uint64_t>(b); }
+
+bool fits_int64(const json& v) {
+  return v.is_number_integer() &&
+         (!v.is_number_unsigned() || v.get<uint64_t>() <= static_cast<uint64_t>(std::numeric_limits<int64_t>::max()));
+}
+
+// A runs object of `field` decoded into integers (T = int64_t) or numbers (T = double).
+template <class T>
+std::vector<T> decode_runs(const json& v, const std::string& field, long long expected_size) {
+  constexpr bool kIntegers = std::is_same_v<T, int64_t>;
+  if (!is_runs_object(v))
+    throw GoldenError(field + " = " + shown(v) + " must be an array or " + kRunsForm);
+  const json& runs = v.at("runs");
+  if (!runs.is_array()) throw GoldenError(field + ".runs must be an array of [first, count, step]");
+  // The shape of every run and the decoded length, before any memory is taken.
+  long long total = 0;
+  for (std::size_t i = 0; i < runs.size(); ++i) {
+    const json& r = runs[i];
+    const std::string at = field + ".runs[" + std::to_string(i) + "] = " + shown(r);
+    if (!r.is_array() || r.size() != 3) throw GoldenError(at + " must be [first, count, step]");
+    if (!r[1].is_number_integer()) throw GoldenError(at + " must have an integer count");
+    const long long count = fits_int64(r[1]) ? r[1].get<int64_t>() : std::numeric_limits<long long>::max();
+    if (count < 1) throw GoldenError(at + " must have count >= 1");
+    if (kIntegers && (!fits_int64(r[0]) || !fits_int64(r[2])))
+      throw GoldenError(at + " must have first and step integers of 64 bits");
+    if (!kIntegers && (!r[0].is_number() || !r[2].is_number()))
+      throw GoldenError(at + " must have first and step numbers");
+    if (count > kMaxGoldenArrayEntries - total)
+      throw GoldenError(field + ".runs decode to more than " + std::to_string(kMaxGoldenArrayEntries) +
+                        " entries, the limit of an observation array");
+    total += count;
+  }
+  if (expected_size >= 0 && total != expected_size)
+    throw GoldenError(field + " has " + std::to_string(total) + " entries, expected " + std::to_string(expected_size));
+  std::vector<T> out;
+  out.reserve(static_cast<std::size_t>(total));
+  for (std::size_t i = 0; i < runs.size(); ++i) {
+    const json& r = runs[i];
+    const long long count = r[1].get<int64_t>();
+    const T first = r[0].get<T>(), step = r[2].get<T>();
+    if constexpr (kIntegers) {
+      T value = first;
+      out.push_back(value);
+      for (long long k = 1; k < count; ++k) {
+        if (__builtin_add_overflow(value, step, &value))
+          throw GoldenError(field + ".runs[" + std::to_string(i) + "] = " + shown(r) +
+                            " leaves the 64-bit integer range");
+        out.push_back(value);
+      }
+    } else {
+      for (long long k = 0; k < count; ++k) {
+        const double value = run_value(first, step, k);
+        if (!std::isfinite(value))
+          throw GoldenError(field + ".runs[" + std::to_string(i) + "] = " + shown(r) + " leaves the range of a double");
+        out.push_back(value);
+      }
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
 std::vector<int64_t> golden_int_array(const json& obj, std::string_view key, const std::string& where,
                                       long long expected_size) {
   const json& v = member_at(obj, key, where);
-  if (!v.is_array()) throw GoldenError(field_name(where, key) + " must be an array of integers");
+  if (v.is_object()) return decode_runs<int64_t>(v, field_name(where, key), expected_size);
+  if (!v.is_array())
+    throw GoldenError(field_name(where, key) + " must be an array of integers or " + kRunsForm);
   if (expected_size >= 0 && static_cast<long long>(v.size()) != expected_size)
     throw GoldenError(field_name(where, key) + " has " + std::to_string(v.size()) + " entries, expected " +
                       std::to_string(expected_size));
@@ -339,16 +438,130 @@ std::vector<int64_t> golden_int_array(const json& obj, std::string_view key, con
 std::vector<double> golden_number_array(const json& obj, std::string_view key, const std::string& where,
                                         long long expected_size) {
   const json& v = member_at(obj, key, where);
-  if (!v.is_array()) throw GoldenError(field_name(where, key) + " must be an array of numbers");
+  if (v.is_object()) return decode_runs<double>(v, field_name(where, key), expected_size);
+  if (!v.is_array()) throw GoldenError(field_name(where, key) + " must be an array of numbers or " + kRunsForm);
   if (expected_size >= 0 && static_cast<long long>(v.size()) != expected_size)
     throw GoldenError(field_name(where, key) + " has " + std::to_string(v.size()) + " entries, expected " +
                       std::to_string(expected_size));
   std::vector<double> out;
+  out.reserve(v.size());
   for (std::size_t i = 0; i < v.size(); ++i) {
     if (!v[i].is_number())
       throw GoldenError(field_name(where, key) + "[" + std::to_string(i) + "] = " + shown(v[i]) + " must be a number");
     out.push_back(v[i].get<double>());
   }
+  return out;
+}
+
+json golden_runs(const std::vector<int64_t>& values) {
+  json runs = json::array();
+  for (std::size_t i = 0; i < values.size();) {
+    std::size_t count = 1;
+    int64_t step = 0;
+    if (i + 1 < values.size() && !__builtin_sub_overflow(values[i + 1], values[i], &step)) {
+      count = 2;
+      int64_t next = 0;
+      while (i + count < values.size() && !__builtin_add_overflow(values[i + count - 1], step, &next) &&
+             next == values[i + count])
+        ++count;
+    }
+    runs.push_back(json::array({values[i], count, count == 1 ? 0 : step}));
+    i += count;
+  }
+  return json{{"runs", std::move(runs)}};
+}
+
+json golden_runs(const std::vector<double>& values) {
+  json runs = json::array();
+  for (std::size_t i = 0; i < values.size();) {
+    const double first = values[i];
+    std::size_t count = 1;
+    double step = 0.0;
+    if (i + 1 < values.size()) {
+      // A repeat keeps the sign of zero: -0.0 + -0.0 is -0.0, -0.0 + 0.0 is not.
+      step = values[i + 1] == first ? std::copysign(0.0, first) : values[i + 1] - first;
+      while (i + count < values.size() &&
+             same_bits(run_value(first, step, static_cast<long long>(count)), values[i + count]))
+        ++count;
+    }
+    runs.push_back(json::array({first, count, count == 1 ? 0.0 : step}));
+    i += count;
+  }
+  return json{{"runs", std::move(runs)}};
+}
+
+namespace {
+
+bool is_float(const json& v) { return v.is_number_float(); }
+
+// Integer runs for integers, number runs for floats: each entry keeps its JSON type.
+// A mixed array (or an integer past int64) stays as it is.
+json compact_array(const json& a) {
+  if (!a.is_array()) return a;  // runs already, or not an observation array
+  if (std::all_of(a.begin(), a.end(), fits_int64)) {
+    std::vector<int64_t> values;
+    values.reserve(a.size());
+    for (const json& e : a) values.push_back(e.get<int64_t>());
+    return golden_runs(values);
+  }
+  if (std::all_of(a.begin(), a.end(), is_float)) {
+    std::vector<double> values;
+    values.reserve(a.size());
+    for (const json& e : a) values.push_back(e.get<double>());
+    return golden_runs(values);
+  }
+  return a;
+}
+
+// `after` holds every value of `before`: run arrays decode to the same entries (doubles
+// bit for bit), everything else is equal as JSON.
+void check_same_values(const GoldenTrace& before, const GoldenTrace& after) {
+  const std::string source = before.probe + " (compacted)";
+  const auto differ = [&](const std::string& what) {
+    throw GoldenError(source + ": " + what + " would change; nothing written");
+  };
+  json a = to_json(before), b = to_json(after);
+  if (before.source != after.source) differ("source");
+  for (json* doc : {&a, &b}) {
+    doc->erase("schema_version");
+    doc->erase("source");
+  }
+  for (std::size_t i = 0; i < before.cases.size() && i < after.cases.size(); ++i) {
+    const std::string where = "cases[" + std::to_string(i) + "].observed";
+    const json& x = before.cases[i].observed;
+    const json& y = after.cases[i].observed;
+    for (std::string_view key : kGoldenRunArrays) {
+      const auto it = x.find(std::string(key));
+      if (it == x.end() || !it->is_array() || !y.contains(std::string(key))) continue;
+      if (std::all_of(it->begin(), it->end(), fits_int64)) {
+        if (golden_int_array(x, key, where) != golden_int_array(y, key, where)) differ(field_name(where, key));
+      } else if (std::all_of(it->begin(), it->end(), is_float)) {
+        const std::vector<double> u = golden_number_array(x, key, where), v = golden_number_array(y, key, where);
+        if (u.size() != v.size() || !std::equal(u.begin(), u.end(), v.begin(), same_bits))
+          differ(field_name(where, key));
+      } else {
+        continue;  // left as it was: compared as JSON below
+      }
+      a["cases"][i]["observed"].erase(std::string(key));
+      b["cases"][i]["observed"].erase(std::string(key));
+    }
+  }
+  if (a != b) differ("a field other than the run arrays");
+}
+
+}  // namespace
+
+GoldenTrace compact_golden(const GoldenTrace& trace) {
+  GoldenTrace out = trace;
+  out.schema_version = kGoldenSchemaVersion;
+  for (GoldenCase& c : out.cases)
+    for (std::string_view key : kGoldenRunArrays) {
+      const auto it = c.observed.find(std::string(key));
+      if (it != c.observed.end()) *it = compact_array(*it);
+    }
+  // The text as it will be written, read back.
+  const GoldenTrace back = golden_from_json(json::parse(golden_text(out)), trace.probe + " (compacted)");
+  check_same_values(trace, back);
   return out;
 }
 

@@ -750,6 +750,30 @@ TEST_F(CliErrors, ReadersRefuseWhatIsNotARegularFile) {
   expect_refused({{"trace", "convert", dir}, "gemmscope: " + dir + ": cannot open the trace file: Is a directory"});
 }
 
+// trace compact: a golden trace rewritten at schema 3 with runs; a refusal writes nothing,
+// and naming the input as the output replaces it.
+TEST_F(CliErrors, TraceCompact) {
+  const std::string dir = fresh_dir("compact");
+  expect_refused({{"trace", "compact", dir + "/t.json"}, "gemmscope: --out is required; see --help"});
+  write_file(dir + "/bad.json", R"({"format": "x"})");
+  expect_refused({{"trace", "compact", dir + "/bad.json", "-o", dir + "/out.json"},
+                  "gemmscope: bad.json: format = \"x\" must be \"gemmscope-golden-trace\""});
+#ifdef GEMMSCOPE_CLI
+  EXPECT_EQ(folder_names(dir), (std::vector<std::string>{"bad.json"}));
+  write_file(dir + "/t.json", R"({"format":"gemmscope-golden-trace","schema_version":1,"probe":"tma_swizzle",
+    "description":"d","settles":[],"gpu":{"name":"NVIDIA H200","compute_capability":"9.0","compute_major":9,
+    "compute_minor":0,"driver_version":12080,"runtime_version":13000,"sm_count":132,"clock_khz":1980000},
+    "date":"2025-01-31T12:00:00Z","commit":"unknown","case_count":1,"failed_case_count":0,
+    "cases":[{"name":"c0","status":"ok","params":{},"observed":{"smem_u16":[65535,65535,0,1,2]}}]})");
+  ASSERT_EQ(run_cli({"trace", "compact", dir + "/t.json", "-o", dir + "/t.json"}).status, 0);
+  const nlohmann::json back = nlohmann::json::parse(read_file(dir + "/t.json"));
+  EXPECT_EQ(back["schema_version"], 3);
+  EXPECT_EQ(back["source"], "hardware");
+  EXPECT_EQ(back["cases"][0]["observed"]["smem_u16"].dump(), R"({"runs":[[65535,2,0],[0,3,1]]})");
+  EXPECT_EQ(folder_names(dir), (std::vector<std::string>{"bad.json", "t.json"}));
+#endif
+}
+
 // Lists, JSON keys and values that would be read as something else are refused.
 TEST_F(CliErrors, StrictParsing) {
   expect_refused({{"banks", "--addresses", ""},

@@ -636,7 +636,7 @@ TEST(GoldenFormat, RejectsCorruptedTracesWithTheFieldAndRule) {
 
   doc = synthetic_tma_trace();
   doc["schema_version"] = 7;
-  EXPECT_EQ(rejection_of(doc), "bad.json: schema_version = 7 is not supported by this reader (1..2)");
+  EXPECT_EQ(rejection_of(doc), "bad.json: schema_version = 7 is not supported by this reader (1..3)");
 
   doc = synthetic_tma_trace();
   doc.erase("gpu");

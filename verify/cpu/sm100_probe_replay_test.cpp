@@ -1064,7 +1064,7 @@ TEST(Sm100ProbeReplay, AMeasuredFileMustBeMeasuredOnSm100) {
 
 TEST(Sm100GoldenFormat, SourceFieldIsReadAndChecked) {
   json doc = traces::to_json(synthetic_tmem_alloc());
-  EXPECT_EQ(doc["schema_version"], 2);
+  EXPECT_EQ(doc["schema_version"], 3);
   EXPECT_EQ(doc["source"], "synthetic from the model");
   const auto rejection = [](const json& d) -> std::string {
     try {
