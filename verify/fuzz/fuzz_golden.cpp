@@ -5,14 +5,19 @@
 // abort), or a broken law:
 //   - an accepted trace written back with to_json reads back to the same JSON;
 //   - every integer field of an accepted file is kept exactly (a value that does
-//     not fit the field must be refused, not wrapped into a different one).
+//     not fit the field must be refused, not wrapped into a different one);
+//   - an observation array that decodes (plain or runs) decodes the same from its
+//     runs form (golden_runs), bit for bit.
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <string_view>
+#include <vector>
 
 #include <unistd.h>
 
@@ -37,6 +42,29 @@ void check_kept(const json& from_file, const json& written, const char* key) {
   if (from_file.contains(key) && from_file.at(key) != written.at(key))
     broken(std::string("integer field ") + key + " = " + from_file.at(key).dump() + " read back as " +
            written.at(key).dump());
+}
+
+// The long observation arrays of each case, read as the replay reads them.
+void check_observation_arrays(const traces::GoldenTrace& trace) {
+  for (const traces::GoldenCase& c : trace.cases)
+    for (const std::string_view key : traces::kGoldenRunArrays) {
+      if (!c.observed.is_object() || !c.observed.contains(key)) continue;
+      try {
+        const std::vector<int64_t> ints = traces::golden_int_array(c.observed, key, c.name);
+        const json runs = {{"v", traces::golden_runs(ints)}};
+        if (traces::golden_int_array(runs, "v", "fuzz") != ints) broken("integer runs do not decode to the values");
+      } catch (const traces::GoldenError&) {
+      }
+      try {
+        const std::vector<double> numbers = traces::golden_number_array(c.observed, key, c.name);
+        const json runs = {{"v", traces::golden_runs(numbers)}};
+        const std::vector<double> back = traces::golden_number_array(runs, "v", "fuzz");
+        if (back.size() != numbers.size()) broken("number runs decode to another length");
+        for (size_t i = 0; i < back.size(); ++i)
+          if (std::memcmp(&back[i], &numbers[i], sizeof(double)) != 0) broken("number runs change a value's bits");
+      } catch (const traces::GoldenError&) {
+      }
+    }
 }
 
 }  // namespace
@@ -70,5 +98,6 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     broken(std::string("an accepted trace, written back, is refused: ") + e.what());
   }
   if (traces::to_json(again) != written) broken("an accepted trace does not read back the same");
+  check_observation_arrays(trace);
   return 0;
 }
