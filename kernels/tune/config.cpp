@@ -394,6 +394,8 @@ ModelledTime modelled_time(const KernelConfig& c, const Shape& user, int sm_coun
   // The rate at which TMA fills a box's rows past M with zeros: A multicast along N
   // keeps whole boxes (the other clusters load A's tail box, sm90/k10_tunable.hpp).
   constexpr double kFillBytes = 10e9;
+  constexpr double kNarrowAlongNSlowdown = 1.1;
+  constexpr int64_t kNarrowAlongNMaxRowTiles = 12;
   const Decomposition d = decompose(c, user);
   const int64_t slots = cluster_slots(c, sm_count);
   const SplitPlan plan = split_plan(c, user, slots);
@@ -422,6 +424,14 @@ ModelledTime modelled_time(const KernelConfig& c, const Shape& user, int sm_coun
   // it as measured there (tune/instances.hpp, CLUSTER_M; HeuristicRanksAsMeasured).
   const int64_t units_along_m = c.swap_ab ? d.units_n : d.units_m;
   const double eff_m = c.consumers >= 2 ? 1.0 : units_along_m > 1 ? 0.7 : 0.85;
+  // Tiles of 64 columns in clusters along N (A multicast, each CTA loading its own 64
+  // rows of B) where M spans at most 12 row tiles: 128 x 64 in 1x2 took 1.04-1.18 times
+  // (geomean 1.11) the time of the same tile in 2x1 at the five shapes of M = 256-896 and
+  // N = 1536-2816 where both ran the same waves (H100, 2026-12-07;
+  // bench/results/calibration, narrow mid M). At larger M it ran level or faster. Why is
+  // not known.
+  const bool narrow_along_n = !c.swap_ab && c.cluster_n > 1 && c.bn <= 64 && d.tiles_m <= kNarrowAlongNMaxRowTiles;
+  const double along_n_slowdown = narrow_along_n ? kNarrowAlongNSlowdown : 1.0;
   // Bytes one CTA loads per element of K: its slice of A and of B (the rest arrives
   // by multicast). Where one tile covers the kernel's M or N, TMA loads the rows up to
   // it only (a_tail_rows, swapped_b_rows).
@@ -438,7 +448,8 @@ ModelledTime modelled_time(const KernelConfig& c, const Shape& user, int sm_coun
       c.cluster_n > 1 && s.m % c.bm != 0 ? static_cast<double>(c.bm - s.m % c.bm) / c.cluster_n : 0.0;
   auto tile_us = [&](double k) {
     const double flops = 2.0 * c.bm * c.bn * k;
-    return std::max(flops / (kSmFlops * eff_n * eff_m), cta_bytes_per_k * k / kModelSmLoadRate) / eff_load * 1e6 +
+    return along_n_slowdown * std::max(flops / (kSmFlops * eff_n * eff_m), cta_bytes_per_k * k / kModelSmLoadRate) /
+               eff_load * 1e6 +
            kTileOverheadUs + filled_rows * k * 2 / kFillBytes * 1e6;
   };
   const double partial_us = static_cast<double>(c.bm) * c.bn * 4 / kPartialBytes * 1e6;  // one partial, one way

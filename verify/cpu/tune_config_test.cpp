@@ -571,6 +571,11 @@ TEST(TuneConfig, HeuristicRanksAsMeasured) {
       {{300, 3328, 6144}, "128x80x64.swap.s8.wg2.c2x4.static.g0.sk1", "64x128x64.s8.wg1.c1x1.static.g0.sk1"},
       {{270, 2816, 8192}, "64x128x64.s8.wg1.c2x1.static.g0.sk1", "128x80x64.swap.s8.wg2.c2x4.static.g0.sk1"},
       {{240, 3072, 4096}, "128x64x64.s8.wg2.c2x1.static.g0.sk1", "128x80x64.swap.s8.wg2.c2x4.static.g0.sk1"},
+      // 128 x 64 in 1x2 behind the same tile in 2x1 where M spans few row tiles and both
+      // run the same waves (H100, 2026-12-07; bench/results/calibration, narrow mid M,
+      // us): 26.6 vs 22.5 and 17.5 vs 16.6.
+      {{256, 2816, 5120}, "128x64x64.s8.wg2.c2x1.static.g0.sk1", "128x64x64.s8.wg2.c1x2.static.g0.sk1"},
+      {{384, 1536, 3328}, "128x64x64.s8.wg2.c2x1.static.g0.sk1", "128x64x64.s8.wg2.c1x2.static.g0.sk1"},
       // The swapped decode tile loads M's rows of A only (8 of its 64 at M = 3): whole at
       // long K it streams B faster than split 3 ways, or than 64 x 128 split 3 ways
       // (H100, 2026-12-05; bench/results/calibration, us): 45.3 vs 50.2 and 49.4.
