@@ -15,6 +15,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -44,31 +45,31 @@ void check_kept(const json& from_file, const json& written, const char* key) {
            written.at(key).dump());
 }
 
+// What the file's own decode reads, or nothing where it refuses (a GoldenError).
+template <class Read>
+auto unless_refused(Read read) -> std::optional<decltype(read())> {
+  try {
+    return read();
+  } catch (const traces::GoldenError&) {
+    return std::nullopt;
+  }
+}
+
 // The long observation arrays of each case, read as the replay reads them. Only the
 // file's own decode may refuse: the runs of what it decoded must read back.
 void check_observation_arrays(const traces::GoldenTrace& trace) {
   for (const traces::GoldenCase& c : trace.cases)
     for (const std::string_view key : traces::kGoldenRunArrays) {
       if (!c.observed.is_object() || !c.observed.contains(key)) continue;
-      std::vector<int64_t> ints;
-      bool as_ints = true;
-      try {
-        ints = traces::golden_int_array(c.observed, key, c.name);
-      } catch (const traces::GoldenError&) {
-        as_ints = false;
-      }
-      if (as_ints && traces::golden_int_array(json{{"v", traces::golden_runs(ints)}}, "v", "fuzz") != ints)
-        broken("integer runs do not decode to the values");
-      std::vector<double> numbers;
-      try {
-        numbers = traces::golden_number_array(c.observed, key, c.name);
-      } catch (const traces::GoldenError&) {
-        continue;
-      }
-      const std::vector<double> back = traces::golden_number_array(json{{"v", traces::golden_runs(numbers)}}, "v", "fuzz");
-      if (back.size() != numbers.size()) broken("number runs decode to another length");
+      if (const auto ints = unless_refused([&] { return traces::golden_int_array(c.observed, key, c.name); }))
+        if (traces::golden_int_array(json{{"v", traces::golden_runs(*ints)}}, "v", "fuzz") != *ints)
+          broken("integer runs do not decode to the values");
+      const auto numbers = unless_refused([&] { return traces::golden_number_array(c.observed, key, c.name); });
+      if (!numbers) continue;
+      const std::vector<double> back = traces::golden_number_array(json{{"v", traces::golden_runs(*numbers)}}, "v", "fuzz");
+      if (back.size() != numbers->size()) broken("number runs decode to another length");
       for (size_t i = 0; i < back.size(); ++i)
-        if (std::memcmp(&back[i], &numbers[i], sizeof(double)) != 0) broken("number runs change a value's bits");
+        if (std::memcmp(&back[i], &(*numbers)[i], sizeof(double)) != 0) broken("number runs change a value's bits");
     }
 }
 
