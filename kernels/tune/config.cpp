@@ -405,14 +405,17 @@ ModelledTime modelled_time(const KernelConfig& c, const Shape& user, int sm_coun
   // same configurations side by side): 0.986 of 128 x 256 where both ran whole
   // waves (2048x8192x8192), 0.925 once the wave quantisation is taken out of
   // 512x28672x4096; 0.95 between them (0.9 before the leaner main loop). Narrower
-  // tiles run at 0.7, but two consumer warpgroups in a cluster of 8 (128 x 80 swapped in
-  // 2x4, both operands multicast) at 0.75: 0.65-0.83 of the tensor rate on the H200 at
-  // M = 270-315 (2026-12-06; tune/instances.hpp, CLUSTER_N).
-  const double eff_n = c.bn >= 256   ? 1.0
-                       : c.bn >= 192 ? 0.97
-                       : c.bn >= 128 ? 0.95
-                       : c.consumers >= 2 && c.cluster_size() == 8 ? 0.75
-                                                                   : 0.7;
+  // tiles run at 0.7, but two consumer warpgroups in a cluster of 8 (128 x 72-96 swapped
+  // in 2x4, both operands multicast) faster: 128 x 80 at 0.65-0.83 of the tensor rate on
+  // the H200 at M = 270-315 (2026-12-06), 128 x 72 at 0.74-0.75 and 128 x 96 at 0.80 on
+  // the H100 where their clusters filled one wave (2026-12-07; bench/results/calibration,
+  // narrow mid M; tune/instances.hpp, CLUSTER_N).
+  const bool cluster_of_8 = c.consumers >= 2 && c.cluster_size() == 8;
+  const double eff_n = c.bn >= 256          ? 1.0
+                       : c.bn >= 192        ? 0.97
+                       : c.bn >= 128        ? 0.95
+                       : cluster_of_8       ? (c.bn >= 96 ? 0.8 : 0.75)
+                                            : 0.7;
   // One consumer warpgroup (64-row tiles) against two: 0.7 of the tensor rate. At M of
   // 170-420 with long K, 64-row tiles in one wave ran up to 25% slower than 0.85 said
   // (420x2560x11264: 64 x 168 63.5 us, modelled 51; H100, 2026-12-05;

@@ -69,7 +69,12 @@
 //            one wave of its clusters (H200, 2026-12-06; docs/experiments.md). 128 x 72
 //            in 2x4 covers M <= 288 in four tiles: at M = 262-286 (N = 3072, 3584) it ran
 //            4-7% faster than 128 x 80 (H100, 2026-12-07); 128 x 64 and 128 x 56 in 2x4,
-//            for M = 170-250, lost to the tiles taken there (docs/experiments.md)
+//            for M = 170-250, lost to the tiles taken there (docs/experiments.md).
+//            128 x 96 in 2x4 covers M <= 384 in four tiles: at M = 330-376 (N =
+//            3072-3840, one wave of its clusters) it ran 1.08-1.14 times as fast as any
+//            other candidate (1.11 at 768x1536x4608), and slower on the other 9 of 14
+//            such shapes: M <= 256, or N <= 2560 at M = 384-576 (H100, 2026-12-07;
+//            bench/results/calibration, narrow mid M)
 //   DYNAMIC  0: static persistent schedule; 1: atomic work counter
 //   PINGPONG 0: cooperative, the BM / 64 consumer warpgroups split every tile's rows;
 //            1: ping-pong (BM = 128), the two consumer warpgroups take whole tiles
@@ -147,4 +152,5 @@
   X(64, 64, 128, 6, 1, 1, 0, 0, 1)   \
   X(64, 96, 64, 10, 4, 2, 0, 0, 1)   \
   X(128, 80, 64, 8, 2, 4, 0, 0, 1)   \
-  X(128, 72, 64, 8, 2, 4, 0, 0, 1)
+  X(128, 72, 64, 8, 2, 4, 0, 0, 1)   \
+  X(128, 96, 64, 7, 2, 4, 0, 0, 1)
